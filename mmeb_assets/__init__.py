@@ -1,0 +1,1 @@
+"""MMEB: MMEnterprise-Bench as a Dagster asset graph."""

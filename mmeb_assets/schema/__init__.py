@@ -1,0 +1,21 @@
+"""Typed records that cross stage boundaries.
+
+Every asset returns one of these models; the IO manager stores it as JSON under the data home, so
+the files on disk and the objects downstream stages receive are one and the same contract.
+"""
+from mmeb_assets.schema.common import Provenance, StageArtifact
+from mmeb_assets.schema.source import (
+    Claim, ConfigFact, Figure, NumericClaim, PageText, SourceDocument, SourceFacts, Table,
+    TextBlock, TextualExtraction, VisualExtraction, VisualFact,
+)
+from mmeb_assets.schema.workspace import (
+    Channel, Customer, Decision, DocumentPlan, Event, EventPlan, EvolvingFact, FactVersion,
+    InventedFact, Milestone, Organization, Person, PlanItem, ScriptedError,
+)
+from mmeb_assets.schema.records import Record, RecordSet, VersionEdge
+from mmeb_assets.schema.qa import (
+    TASK_CATEGORY, TASKS, Gold, QAItem, QASet, SolutionStep, StageVerdict, Validation,
+)
+from mmeb_assets.schema.evaluation import Answer, Judgment, Retrieval, RetrievalSet
+
+__all__ = [name for name in dir() if not name.startswith("_")]

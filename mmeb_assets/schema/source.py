@@ -1,0 +1,115 @@
+"""Ingestion and source-fact extraction outputs."""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from mmeb_assets.schema.common import StageArtifact
+
+BBox = tuple[float, float, float, float]
+
+
+class TextBlock(BaseModel):
+    page: int = Field(description="1-based page number")
+    bbox: BBox
+    text: str
+    kind: Literal["text", "caption", "heading"] = "text"
+
+
+class PageText(BaseModel):
+    page: int
+    text: str
+    blocks: list[TextBlock] = []
+
+
+class Table(BaseModel):
+    """A table anchored to its printed 'Table N' caption; cells are the exact printed strings."""
+
+    id: str = Field(description="e.g. 'table_1'")
+    number: int | None = None
+    caption: str
+    page: int
+    header: list[str]
+    rows: list[list[str]]
+    numbers: list[list[float | None]] = Field(
+        default=[], description="parsed numeric value of each row cell, None where not numeric"
+    )
+    extractor: str = Field(default="", description="camelot-lattice | camelot-stream | pymupdf | generator")
+    bbox: BBox | None = None
+
+
+class Figure(BaseModel):
+    id: str = Field(description="e.g. 'figure_1'")
+    number: int | None = None
+    caption: str
+    page: int
+    image_path: str = Field(description="PNG path relative to the project folder")
+    kind: Literal["raster", "vector"] = "raster"
+    bbox: BBox | None = None
+
+
+class NumericClaim(BaseModel):
+    sentence: str
+    value: str = Field(description="the number exactly as printed, e.g. '81.2' or '3,500'")
+    unit: str = ""
+    page: int
+
+
+class SourceDocument(StageArtifact):
+    """What ingestion read from one seed PDF (`projects/<seed>/source_document.json`)."""
+
+    title: str
+    path: str
+    sha256: str
+    n_pages: int
+    pages: list[PageText]
+    tables: list[Table]
+    figures: list[Figure]
+    numeric_claims: list[NumericClaim]
+
+
+class ConfigFact(BaseModel):
+    name: str
+    value: str
+
+
+class Claim(BaseModel):
+    text: str
+    value_strings: list[str] = Field(description="exact number strings the claim rests on")
+    label: str = Field(description="what the leading number measures; no digit, unit or value")
+    source_hint: str = ""
+
+
+class TextualExtraction(BaseModel):
+    method_name: str
+    one_sentence: str
+    task_summary: str
+    components: list[str]
+    config_facts: list[ConfigFact]
+    claims: list[Claim]
+    pipeline_steps: list[str]
+
+
+class VisualFact(BaseModel):
+    fact: str
+    value: str = Field(description="exact short value string as printed in the image")
+
+
+class VisualExtraction(BaseModel):
+    figure_id: str
+    description: str
+    image_only_facts: list[VisualFact]
+    text_labels: list[str]
+    key_numbers: list[str]
+
+
+class SourceFacts(StageArtifact):
+    """Structured facts the simulation builds on (`projects/<seed>/source_facts.json`)."""
+
+    title: str
+    domain: str = ""
+    textual: TextualExtraction
+    visual: list[VisualExtraction]
+    tables: list[Table]
+    figures: list[Figure]

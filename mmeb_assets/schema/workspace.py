@@ -1,0 +1,223 @@
+"""The simulated workspace: organization, people, channels, and the week's event plan.
+
+Times are timezone-naive datetimes in the simulated company's local time.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from mmeb_assets.schema.common import StageArtifact
+
+Archetype = Literal["research_lab", "analysis_firm"]
+
+
+class Person(BaseModel):
+    id: str = Field(description="stable slug, e.g. 'maya'")
+    name: str
+    role: str
+    owns: str = Field(description="the parts of the work this person owns")
+    voice: str = Field(description="how the person writes")
+    colour: str = "#4a6fa5"
+    email: str
+    joined_at: datetime | None = Field(default=None, description="set for the late joiner")
+
+    @property
+    def first_name(self) -> str:
+        return self.name.split()[0]
+
+
+class Channel(BaseModel):
+    id: str = Field(description="channel name without '#', or 'dm-<a>-<b>' for a DM")
+    purpose: str
+    members: list[str] = Field(description="person ids")
+    access: Literal["public", "restricted", "dm"]
+
+
+class Customer(BaseModel):
+    name: str
+    contact: str
+    email: str
+
+
+class Milestone(BaseModel):
+    name: str
+    due: datetime
+    kind: Literal["internal", "external"]
+
+
+class Organization(StageArtifact):
+    """`projects/<seed>/organization.json`."""
+
+    archetype: Archetype
+    archetype_reason: str
+    company_name: str
+    tagline: str
+    product: str
+    project_codename: str
+    project_sentence: str
+    internal_model_name: str
+    customer: Customer
+    milestone_a: Milestone
+    milestone_b: Milestone
+    people: list[Person]
+    channels: list[Channel]
+    late_joiner_id: str
+    lead_id: str
+    pm_id: str
+    report_author_id: str
+    window_start: datetime
+    window_end: datetime
+
+    def person(self, person_id: str) -> Person:
+        return next(p for p in self.people if p.id == person_id)
+
+    def channel(self, channel_id: str) -> Channel:
+        return next(c for c in self.channels if c.id == channel_id)
+
+
+ItemKind = Literal["baseline", "progression", "release", "analysis", "chronological"]
+
+
+class PlanItem(BaseModel):
+    """One source-table row turned into a run / analysis the team completes during the week."""
+
+    id: str = Field(description="e.g. 'run_03'")
+    kind: ItemKind
+    label: str = Field(description="human name of what is measured; never contains a value")
+    owner: str
+    completed_at: datetime
+    dataset: str = ""
+    table_id: str = ""
+    row_index: int | None = None
+    values: dict[str, str] = Field(default={}, description="column header -> exact printed cell")
+
+
+class InventedFact(BaseModel):
+    """A world-only value the company measures itself (not in the source); marked invented."""
+
+    id: str
+    name: str
+    value: str
+    unit: str
+    owner: str
+    channel: str
+    time: datetime
+    rationale: str
+    invented: bool = True
+
+
+ErrorKind = Literal["swapped_digits", "wrong_row", "wrong_unit", "stale_value"]
+
+
+class ScriptedError(BaseModel):
+    id: str
+    kind: ErrorKind
+    target: str = Field(description="'<item id>:<column>' or an invented fact id")
+    correct_value: str
+    wrong_value: str
+    slipped_by: str
+    slipped_at: datetime
+    slip_channel: str
+    noticed_by: str
+    noticed_at: datetime
+    notice_channel: str = Field(description="a public channel or a DM id")
+    fixed_at: datetime
+    fix_channel: str
+
+
+class Decision(BaseModel):
+    id: str
+    title: str
+    body: str = Field(description="uses exact values from the facts")
+    rationale: str = Field(description="the reason in words first, numbers as support")
+    decided_by: str
+    time: datetime
+    channel: str
+    cites: list[str] = Field(default=[], description="exact value strings the rationale cites")
+
+
+class FactVersion(BaseModel):
+    value: str
+    time: datetime
+    channel: str
+    speaker: str
+    note: str
+    cause: Literal["initial", "slip", "correction", "change"]
+
+
+FactKind = Literal["owner", "deadline", "option", "budget", "size", "name"]
+
+
+class EvolvingFact(BaseModel):
+    id: str
+    kind: FactKind
+    subject: str = Field(description="what the fact is about, e.g. 'customer acceptance checklist deadline'")
+    versions: list[FactVersion] = Field(description="chronological; 2-4 versions")
+
+    def value_at(self, when: datetime) -> FactVersion | None:
+        """The version in force at `when` (the latest one stated at or before it)."""
+        current = None
+        for version in self.versions:
+            if version.time <= when:
+                current = version
+        return current
+
+
+EventKind = Literal[
+    "result_posted", "error_slipped", "error_noticed", "correction", "decision",
+    "fact_update", "invented_fact", "document_posted", "welcome", "customer_email",
+    "meeting", "notion_update", "log_written", "status_update",
+]
+
+
+class Event(BaseModel):
+    """A workplace action by one person at one time; records are its realizations."""
+
+    id: str
+    time: datetime
+    actor: str
+    kind: EventKind
+    where: str = Field(description="channel id, 'email', 'notion', 'meeting', 'files'")
+    summary: str
+    must_contain: list[str] = []
+    must_not_contain: list[str] = Field(default=[], description="values that live only in an image or a DM")
+    refs: list[str] = Field(default=[], description="ids of items, errors, decisions, facts, documents")
+    recipients: list[str] = []
+    attachment: str | None = Field(default=None, description="a DocumentPlan id")
+
+
+DocKind = Literal["report", "deck", "notion_tracker", "chart_image", "table_image", "seed_figure", "run_log"]
+
+
+class DocumentPlan(BaseModel):
+    """A versioned document of the week; v2 supersedes v1 but v1 is kept."""
+
+    id: str = Field(description="e.g. 'report_v1'")
+    doc_key: str = Field(description="shared by all versions of one document, e.g. 'report'")
+    kind: DocKind
+    version: int
+    title: str
+    author: str
+    time: datetime
+    reflects_corrections: bool
+    item_ids: list[str] = []
+    pending_item_ids: list[str] = Field(default=[], description="results described as pending")
+    error_ids_shown_wrong: list[str] = Field(default=[], description="errors whose wrong value it shows")
+    figure_ids: list[str] = []
+
+
+class EventPlan(StageArtifact):
+    """`projects/<seed>/event_plan.json`: the whole scripted week, chronological."""
+
+    window_start: datetime
+    window_end: datetime
+    items: list[PlanItem]
+    invented: list[InventedFact]
+    errors: list[ScriptedError]
+    decisions: list[Decision]
+    evolving_facts: list[EvolvingFact]
+    documents: list[DocumentPlan]
+    events: list[Event]

@@ -1,0 +1,1 @@
+"""Dagster resources: storage, LLM, embedder, GPU, LanceDB."""

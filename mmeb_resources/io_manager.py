@@ -1,0 +1,70 @@
+"""Stores each asset's pydantic output as JSON at a path that includes its partition key.
+
+Per-seed assets land in `projects/<seed>/<asset>.json`; model x k assets in
+`evaluation/<model>/k<k>/<asset>.json`; unpartitioned ones in `benchmark/<asset>.json`.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+from dagster import ConfigurableIOManager, InputContext, MultiPartitionKey, OutputContext
+from pydantic import BaseModel
+
+from mmeb_resources.storage import atomic_write_text, default_home
+
+
+def _partition_folder(root: Path, key: str | MultiPartitionKey | None) -> Path:
+    if key is None:
+        return root / "benchmark"
+    if isinstance(key, MultiPartitionKey):
+        dims = key.keys_by_dimension
+        if set(dims) == {"model", "k"}:
+            return root / "evaluation" / dims["model"] / f"k{dims['k']}"
+        return root / "evaluation" / "_".join(f"{d}={v}" for d, v in sorted(dims.items()))
+    return root / "projects" / str(key)
+
+
+def _load(path: Path) -> Any:
+    if not path.exists():
+        raise FileNotFoundError(f"upstream output missing: {path} (materialize it first)")
+    envelope = json.loads(path.read_text(encoding="utf-8"))
+    module_name, _, class_name = envelope["model"].rpartition(".")
+    model_cls = getattr(importlib.import_module(module_name), class_name)
+    return model_cls.model_validate(envelope["data"])
+
+
+class PydanticJsonIOManager(ConfigurableIOManager):
+    """Atomic JSON files; loads a dict partition->object when an input spans partitions."""
+
+    home: str = ""
+
+    @property
+    def root(self) -> Path:
+        return Path(self.home).resolve() if self.home else default_home()
+
+    def _path(self, asset_name: str, key: str | MultiPartitionKey | None) -> Path:
+        return _partition_folder(self.root, key) / f"{asset_name}.json"
+
+    def handle_output(self, context: OutputContext, obj: Any) -> None:
+        if obj is None:
+            return
+        if not isinstance(obj, BaseModel):
+            raise TypeError(f"{context.asset_key.to_user_string()} must return a pydantic model, got {type(obj)}")
+        key = context.partition_key if context.has_asset_partitions else None
+        path = self._path(context.asset_key.path[-1], key)
+        envelope = {"model": f"{type(obj).__module__}.{type(obj).__qualname__}", "data": obj.model_dump(mode="json")}
+        atomic_write_text(path, json.dumps(envelope, ensure_ascii=False, indent=1) + "\n")
+        context.add_output_metadata({"path": str(path)})
+
+    def load_input(self, context: InputContext) -> Any:
+        name = context.upstream_output.asset_key.path[-1] if context.upstream_output else context.asset_key.path[-1]
+        if not context.has_asset_partitions:
+            return _load(self._path(name, None))
+        keys = context.asset_partition_keys
+        own_key = context.partition_key if context.has_partition_key else None
+        if own_key is not None and list(keys) == [own_key]:
+            return _load(self._path(name, own_key))
+        return {str(key): _load(self._path(name, key)) for key in keys}
