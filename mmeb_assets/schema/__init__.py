@@ -12,9 +12,9 @@ from mmeb_assets.schema.workspace import (
     Channel, Customer, Decision, DocumentPlan, Event, EventPlan, EvolvingFact, FactVersion,
     InventedFact, Milestone, Organization, Person, PlanItem, ScriptedError,
 )
-from mmeb_assets.schema.records import Record, RecordSet, VersionEdge
+from mmeb_assets.schema.records import VISUAL_SOURCES, Corpus, Record, RecordSet, VersionEdge
 from mmeb_assets.schema.qa import (
-    TASK_CATEGORY, TASKS, Gold, QAItem, QASet, SolutionStep, StageVerdict, Validation,
+    TASK_CATEGORY, TASKS, Benchmark, Gold, QAItem, QASet, SolutionStep, StageVerdict, Validation,
 )
 from mmeb_assets.schema.evaluation import Answer, Judgment, Retrieval, RetrievalSet
 

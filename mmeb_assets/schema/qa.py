@@ -74,3 +74,11 @@ class QASet(StageArtifact):
 
     items: list[QAItem]
     dropped: list[QAItem] = []
+
+
+class Benchmark(BaseModel):
+    """The merged question set of all projects (`benchmark/questions.jsonl` and `.parquet`)."""
+
+    items: list[QAItem]
+    projects: list[str]
+    mix: dict[str, float] = Field(default={}, description="category -> share of items")

@@ -51,3 +51,10 @@ class RecordSet(StageArtifact):
 
     def by_id(self) -> dict[str, Record]:
         return {r.id: r for r in self.records}
+
+
+class Corpus(BaseModel):
+    """Every project's records: the shared retrieval workspace."""
+
+    records: list[Record]
+    projects: list[str]
