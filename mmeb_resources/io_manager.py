@@ -67,4 +67,19 @@ class PydanticJsonIOManager(ConfigurableIOManager):
         own_key = context.partition_key if context.has_partition_key else None
         if own_key is not None and list(keys) == [own_key]:
             return _load(self._path(name, own_key))
-        return {str(key): _load(self._path(name, key)) for key in keys}
+        return self._load_many(context, name, keys)
+
+    def _load_many(self, context: InputContext, name: str, keys) -> dict[str, Any]:
+        """Aggregates read what exists: a failed seed is left out (and logged), not fatal."""
+        loaded, missing = {}, []
+        for key in keys:
+            path = self._path(name, key)
+            if path.exists():
+                loaded[str(key)] = _load(path)
+            else:
+                missing.append(str(key))
+        if missing:
+            context.log.warning(f"{name}: {len(missing)} partition(s) not materialized, left out: {missing}")
+        if not loaded:
+            raise FileNotFoundError(f"{name}: no partition materialized under {self.root} (missing {missing})")
+        return loaded
