@@ -1,0 +1,24 @@
+"""Data versions from content hashes, so staleness follows what actually changed.
+
+An asset that returns `versioned(value, metadata)` (annotated `-> dg.Output[Model]`) gets a data
+version equal to the hash of its content minus provenance-free noise: regenerating one project's
+records with another seed changes that partition's version, and Dagster marks exactly its
+downstream partitions stale.
+"""
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+import dagster as dg
+from pydantic import BaseModel
+
+from mmeb_assets.provenance import content_hash
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def versioned(value: ModelT, metadata: dict[str, Any] | None = None) -> dg.Output[ModelT]:
+    version = content_hash(value, length=24)
+    meta = dict(metadata or {})
+    meta.setdefault("content_hash", version)
+    return dg.Output(value, data_version=dg.DataVersion(version), metadata=meta)
