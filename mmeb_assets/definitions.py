@@ -6,7 +6,7 @@ import dagster as dg
 from mmeb_assets.annotation.defs import defs as annotation_defs
 from mmeb_assets.evaluation.defs import defs as evaluation_defs
 from mmeb_assets.ingestion.defs import defs as ingestion_defs
-from mmeb_assets.operations.defs import defs as operations_defs
+from mmeb_assets.operations.automation import build_automation
 from mmeb_assets.qa.defs import defs as qa_defs
 from mmeb_assets.records.defs import defs as records_defs
 from mmeb_assets.retrieval.defs import defs as retrieval_defs
@@ -15,10 +15,12 @@ from mmeb_resources.defaults import default_resources
 
 STAGE_DEFS = (
     ingestion_defs, simulation_defs, records_defs, qa_defs, retrieval_defs, evaluation_defs,
-    annotation_defs, operations_defs,
+    annotation_defs,
 )
 
 
 @dg.definitions
 def defs() -> dg.Definitions:
-    return dg.Definitions.merge(*STAGE_DEFS, dg.Definitions(resources=default_resources()))
+    stages = dg.Definitions.merge(*STAGE_DEFS)
+    assets = [a for a in (stages.assets or []) if isinstance(a, dg.AssetsDefinition)]
+    return dg.Definitions.merge(stages, build_automation(assets), dg.Definitions(resources=default_resources()))
