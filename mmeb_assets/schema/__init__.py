@@ -14,7 +14,8 @@ from mmeb_assets.schema.workspace import (
 )
 from mmeb_assets.schema.records import VISUAL_SOURCES, Corpus, Record, RecordSet, VersionEdge
 from mmeb_assets.schema.qa import (
-    TASK_CATEGORY, TASKS, Benchmark, Gold, QAItem, QASet, SolutionStep, StageVerdict, Validation,
+    TASK_CATEGORY, TASKS, Benchmark, Derivation, EvidenceStats, Gold, QAItem, QASet, SolutionStep,
+    StageVerdict, Validation,
 )
 from mmeb_assets.schema.evaluation import Answer, Judgment, Retrieval, RetrievalSet
 
