@@ -1,0 +1,134 @@
+"""The demo seed PDFs: written deterministically (byte-identical across runs) from `demo_specs`.
+
+`write_demo_seed(seed_id, path)` renders one; `ensure_seed_pdf(entry, path)` writes a manifest
+entry's PDF when it has `generator: demo` and the file is missing; `demo_seed_spec(seed_id)` is the
+ground truth the generator used (tables, figures, captions, text).
+"""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import letter
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.units import inch
+from reportlab.lib.utils import ImageReader
+from reportlab.platypus import Image, KeepTogether, Paragraph, SimpleDocTemplate, Spacer
+from reportlab.platypus import Table as RLTable
+from reportlab.platypus import TableStyle
+
+from mmeb_assets.ingestion.demo_charts import render_png, render_vector
+from mmeb_assets.ingestion.demo_specs import DEMO_SPECS, DemoFigure, DemoSeedSpec, DemoTable
+from mmeb_assets.manifests import SeedEntry
+from mmeb_resources.storage import atomic_write_bytes
+
+DEMO_GENERATOR = "demo"
+FIGURE_WIDTH = 5.6 * inch
+
+
+class UnknownDemoSeed(KeyError):
+    pass
+
+
+def demo_seed_ids() -> list[str]:
+    return list(DEMO_SPECS)
+
+
+def demo_seed_spec(seed_id: str) -> DemoSeedSpec:
+    """The ground truth of a demo seed (a copy: callers may not change the shipped spec)."""
+    try:
+        return DEMO_SPECS[seed_id].model_copy(deep=True)
+    except KeyError:
+        raise UnknownDemoSeed(f"no demo seed {seed_id!r}; known: {sorted(DEMO_SPECS)}") from None
+
+
+def _styles() -> dict[str, ParagraphStyle]:
+    base = getSampleStyleSheet()
+    body = ParagraphStyle("MmebBody", parent=base["BodyText"], fontName="Helvetica", fontSize=10, leading=13.5)
+    return {
+        "title": ParagraphStyle("MmebTitle", parent=base["Title"], fontName="Helvetica-Bold", fontSize=17, leading=21),
+        "authors": ParagraphStyle("MmebAuthors", parent=body, alignment=1, spaceAfter=10),
+        "heading": ParagraphStyle("MmebHeading", parent=base["Heading2"], fontName="Helvetica-Bold", fontSize=12),
+        "body": body,
+        "caption": ParagraphStyle("MmebCaption", parent=body, fontSize=9, leading=12, spaceBefore=4, spaceAfter=8),
+        "cell": ParagraphStyle("MmebCell", parent=body, fontSize=9, leading=11),
+    }
+
+
+def _table_flowables(table: DemoTable, styles: dict) -> list:
+    data = [table.header, *table.rows]
+    grid = RLTable(data, hAlign="CENTER", repeatRows=1)
+    grid.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 9),
+        ("FONT", (0, 1), (-1, -1), "Helvetica", 9),
+        ("GRID", (0, 0), (-1, -1), 0.6, colors.black),
+        ("BACKGROUND", (0, 0), (-1, 0), colors.Color(0.9, 0.92, 0.96)),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 6),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 6),
+    ]))
+    return [KeepTogether([Paragraph(escape(table.caption), styles["caption"]), grid, Spacer(1, 10)])]
+
+
+def _figure_flowables(figure: DemoFigure, styles: dict) -> list:
+    if figure.kind == "vector":
+        art = render_vector(figure)
+        art.hAlign = "CENTER"
+    else:
+        png = render_png(figure)
+        reader = ImageReader(io.BytesIO(png))
+        width, height = reader.getSize()
+        art = Image(io.BytesIO(png), width=FIGURE_WIDTH, height=FIGURE_WIDTH * height / width)
+    return [KeepTogether([Spacer(1, 4), art, Paragraph(escape(figure.caption), styles["caption"])])]
+
+
+def _story(spec: DemoSeedSpec) -> list:
+    styles = _styles()
+    tables = {t.number: t for t in spec.tables}
+    figures = {f.number: f for f in spec.figures}
+    story: list = [Paragraph(escape(spec.title), styles["title"]), Paragraph(escape(spec.authors), styles["authors"])]
+    for section in spec.sections:
+        story.append(Paragraph(escape(section.heading), styles["heading"]))
+        for item in section.body:
+            if item.startswith("[[table:"):
+                story.extend(_table_flowables(tables[int(item[8:-2])], styles))
+            elif item.startswith("[[figure:"):
+                story.extend(_figure_flowables(figures[int(item[9:-2])], styles))
+            else:
+                story.append(Paragraph(escape(item), styles["body"]))
+    return story
+
+
+def _page_footer(canvas, doc) -> None:
+    canvas.saveState()
+    canvas.setFont("Helvetica", 8)
+    canvas.drawCentredString(letter[0] / 2, 0.5 * inch, str(doc.page))
+    canvas.restoreState()
+
+
+def render_demo_seed(seed_id: str) -> bytes:
+    """The PDF bytes of a demo seed; the same bytes on every run (reportlab invariant mode)."""
+    spec = demo_seed_spec(seed_id)
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(
+        buffer, pagesize=letter, invariant=1, title=spec.title, author=spec.authors,
+        creator="MMEB demo seed generator", subject=f"MMEB demo seed {seed_id}",
+        leftMargin=inch, rightMargin=inch, topMargin=0.9 * inch, bottomMargin=0.9 * inch,
+    )
+    doc.build(_story(spec), onFirstPage=_page_footer, onLaterPages=_page_footer)
+    return buffer.getvalue()
+
+
+def write_demo_seed(seed_id: str, path: Path) -> Path:
+    """Write the demo seed's PDF to `path` atomically and return the path."""
+    return atomic_write_bytes(Path(path), render_demo_seed(seed_id))
+
+
+def ensure_seed_pdf(entry: SeedEntry, path: Path) -> Path:
+    """Before ingestion: write a missing `generator: demo` PDF; other entries are left as they are."""
+    path = Path(path)
+    if entry.generator == DEMO_GENERATOR and not path.exists():
+        write_demo_seed(entry.id, path)
+    return path
