@@ -61,7 +61,6 @@ def build_automation(assets: list[dg.AssetsDefinition]) -> dg.Definitions:
     jobs, schedules, sensors = [], [], []
     if seed_keys:
         seed_job = dg.define_asset_job(SEED_JOB, selection=dg.AssetSelection.assets(*seed_keys),
-                                       partitions_def=seed_partitions_def,
                                        description="Every per-seed stage, one seed project per run.")
         jobs.append(seed_job)
         schedules.append(_backfill_schedule(seed_job, seed_keys, _seed_parents(assets, seed_keys)))
@@ -69,7 +68,6 @@ def build_automation(assets: list[dg.AssetsDefinition]) -> dg.Definitions:
     if eval_keys:
         eval_pdef = next(a.partitions_def for a in assets if set(a.keys) & set(eval_keys))
         eval_job = dg.define_asset_job(EVAL_JOB, selection=dg.AssetSelection.assets(*eval_keys),
-                                       partitions_def=eval_pdef,
                                        description="Answers and judgments, one model x k cell per run.")
         jobs.append(eval_job)
         schedules.append(_new_model_schedule(eval_job, eval_keys, eval_pdef))
@@ -85,8 +83,7 @@ def _backfill_schedule(job, keys, parents) -> dg.ScheduleDefinition:
         todo = stale_or_missing_partitions(context.instance, keys, parents, partitions)
         if not todo:
             return dg.SkipReason("every seed partition is materialized and up to date")
-        stamp = context.scheduled_execution_time.isoformat() if context.scheduled_execution_time else "now"
-        return [dg.RunRequest(run_key=f"{p}:{stamp}", partition_key=p) for p in todo]
+        return [dg.RunRequest(partition_key=p, tags={"mmeb/reason": "missing or stale"}) for p in todo]
 
     return backfill_stale_seeds
 

@@ -1,0 +1,80 @@
+"""Schedules and sensors on toy assets partitioned like the real seed stages."""
+from __future__ import annotations
+
+import dagster as dg
+from pydantic import BaseModel
+
+from mmeb_assets.operations.automation import build_automation, changed_seeds, seed_file_fingerprints
+from mmeb_assets.manifests import load_manifest
+from mmeb_assets.partitions import seed_partitions_def
+from mmeb_resources.io_manager import PydanticJsonIOManager
+
+
+class _Value(BaseModel):
+    n: int
+
+
+@dg.asset(partitions_def=seed_partitions_def)
+def toy_upstream(context) -> _Value:
+    return _Value(n=len(context.partition_key))
+
+
+@dg.asset(partitions_def=seed_partitions_def)
+def toy_downstream(toy_upstream: _Value) -> _Value:
+    return _Value(n=toy_upstream.n + 1)
+
+
+def _write_manifest(tmp_path, names):
+    lines = ["seeds:"]
+    for name in names:
+        lines += [f"  - id: {name}", f"    title: {name}", f"    path: pdfs/{name}.pdf", "    domain: d", "    license: l"]
+    path = tmp_path / "m.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_seed_file_sensor_requests_exactly_the_new_or_changed_seed(tmp_path, monkeypatch):
+    (tmp_path / "pdfs").mkdir()
+    for name in ["alpha", "beta"]:
+        (tmp_path / "pdfs" / f"{name}.pdf").write_bytes(b"%PDF-1.4 " + name.encode())
+    manifest_path = _write_manifest(tmp_path, ["alpha", "beta", "gamma"])
+    monkeypatch.setenv("MMEB_MANIFEST", str(manifest_path))
+    first = seed_file_fingerprints(load_manifest(manifest_path))
+    assert sorted(first) == ["alpha", "beta"]
+    (tmp_path / "pdfs" / "gamma.pdf").write_bytes(b"%PDF-1.4 gamma")
+    second = seed_file_fingerprints(load_manifest(manifest_path))
+    assert changed_seeds(first, second) == ["gamma"]
+    (tmp_path / "pdfs" / "alpha.pdf").write_bytes(b"%PDF-1.4 alpha v2")
+    third = seed_file_fingerprints(load_manifest(manifest_path))
+    assert changed_seeds(second, third) == ["alpha"]
+
+    automation = build_automation([toy_upstream, toy_downstream])
+    sensor = automation.resolve_sensor_def("seed_file_sensor")
+    instance = dg.DagsterInstance.ephemeral()
+    context = dg.build_sensor_context(instance=instance, cursor=None)
+    requests = sensor(context)
+    assert sorted(r.partition_key for r in requests) == ["alpha", "beta", "gamma"]
+    cursor = context.cursor
+    (tmp_path / "pdfs" / "beta.pdf").write_bytes(b"%PDF-1.4 beta v2")
+    context = dg.build_sensor_context(instance=instance, cursor=cursor)
+    assert [r.partition_key for r in sensor(context)] == ["beta"]
+
+
+def test_backfill_schedule_requests_missing_and_stale_partitions(tmp_path):
+    automation = build_automation([toy_upstream, toy_downstream])
+    schedule = automation.resolve_schedule_def("backfill_stale_seeds")
+    with dg.instance_for_test() as instance:
+        _check_backfill(schedule, instance, {"io_manager": PydanticJsonIOManager(home=str(tmp_path))})
+
+
+def _check_backfill(schedule, instance, io):
+    seeds = seed_partitions_def.get_partition_keys()
+    for seed in seeds[:2]:
+        dg.materialize([toy_upstream, toy_downstream], partition_key=seed, instance=instance, resources=io)
+    requests = schedule(dg.build_schedule_context(instance=instance))
+    assert [r.partition_key for r in requests] == seeds[2:]
+    dg.materialize([toy_upstream, toy_downstream], partition_key=seeds[2], instance=instance, resources=io)
+    assert isinstance(schedule(dg.build_schedule_context(instance=instance)), dg.SkipReason)
+    dg.materialize([toy_upstream], partition_key=seeds[0], instance=instance, resources=io)
+    requests = schedule(dg.build_schedule_context(instance=instance))
+    assert [r.partition_key for r in requests] == [seeds[0]]
