@@ -1,4 +1,6 @@
-"""Dagster definitions of the annotation stage (assets, checks, jobs)."""
+"""Dagster definitions of the annotation stage: the human agreement table and its coverage check."""
 import dagster as dg
 
-defs = dg.Definitions()
+from mmeb_assets.annotation.assets import human_agreement, human_agreement_coverage
+
+defs = dg.Definitions(assets=[human_agreement], asset_checks=[human_agreement_coverage])

@@ -1,0 +1,163 @@
+"""Server-rendered HTML of the annotation app. Every record, question and comment text is
+untrusted and goes through `html.escape`; URLs are built from quoted ids only.
+
+Nothing here reads the automatic validation: items come in blinded (see sampling.blind_item).
+"""
+from __future__ import annotations
+
+from html import escape
+from urllib.parse import quote
+
+from mmeb_assets.annotation.db import Judgment
+from mmeb_assets.schema.records import VISUAL_SOURCES, Record
+
+APPLICATIONS = {
+    "slack": "Slack", "email": "Email", "notion": "Notion", "meeting": "Meeting transcript", "txt": "Text file",
+    "log": "Log file", "pdf_page": "PDF", "slide": "Slides", "image": "Image",
+}
+C1_LABELS = (("yes", "Yes"), ("no", "No"), ("cannot_judge", "Cannot judge"))
+C3_LABELS = (("absent", "Absent (no leak)"), ("present", "Present (leak)"))
+
+
+def e(value: object) -> str:
+    return escape("" if value is None else str(value), quote=True)
+
+
+def page(title: str, body: str) -> str:
+    return ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            f"<title>{e(title)}</title><link rel='stylesheet' href='/static/app.css'></head>"
+            f"<body>{body}<script src='/static/app.js'></script></body></html>")
+
+
+def error_page(status: int, reason: str, message: str) -> str:
+    return page(f"{status} {reason}", f"<main class='error'><h1>{status} {e(reason)}</h1>"
+                f"<p id='error-message'>{e(message)}</p><p><a href='/'>Back to the start page</a></p></main>")
+
+
+def index_page(progress: list[tuple[str, int]], total: int, notes: list[str]) -> str:
+    rows = "".join(f"<li><a class='annotator' href='/a/{quote(name, safe='')}/'>{e(name)}</a> "
+                   f"<span class='muted'>{done} of {total} judged</span></li>" for name, done in progress)
+    note_html = "".join(f"<p class='note'>{e(n)}</p>" for n in notes)
+    return page("MMEB human validation", "<main><h1>MMEB human validation</h1>"
+                f"<p>{total} items in the sample. Choose your name to continue where you left off.</p>"
+                f"{note_html}<ul class='annotators'>{rows}</ul></main>")
+
+
+def done_page(annotator: str, total: int) -> str:
+    return page("All items judged", f"<main><h1>Thank you, {e(annotator)}</h1>"
+                f"<p id='done'>All {total} items of the sample are judged. You can still revisit any item "
+                f"from the <a href='/a/{quote(annotator, safe='')}/item-list'>item list</a>.</p></main>")
+
+
+def item_list_page(annotator: str, items: list[tuple[int, str, bool]]) -> str:
+    base = f"/a/{quote(annotator, safe='')}"
+    rows = "".join(f"<li><a href='{base}/item/{quote(i, safe='')}'>#{pos} {e(i)}</a> "
+                   f"{'<span class=saved>judged</span>' if done else ''}</li>" for pos, i, done in items)
+    return page("Items", f"<main><h1>Items for {e(annotator)}</h1><ol class='plain'>{rows}</ol></main>")
+
+
+def _meta(record: Record) -> str:
+    parts = [("Application", APPLICATIONS.get(record.source, record.source)),
+             ("File", record.filename or record.title), ("Page", record.page),
+             ("Author", record.author), ("Channel", record.channel),
+             ("Time", record.timestamp.isoformat(sep=" ", timespec="minutes"))]
+    return "".join(f"<span class='meta-{e(k.lower())}'><b>{e(k)}:</b> {e(v)}</span>"
+                   for k, v in parts if v not in (None, ""))
+
+
+def _image(project: str, record: Record) -> str:
+    if record.source not in VISUAL_SOURCES or not record.image_path:
+        return ""
+    src = f"/image/{quote(project, safe='')}/{quote(record.id, safe='')}"
+    return f"<img class='record-image' loading='lazy' src='{src}' alt='image of {e(record.id)}'>"
+
+
+def evidence_cards(project: str, cited: list[str], records: dict[str, Record]) -> str:
+    cards = []
+    for number, record_id in enumerate(cited, start=1):
+        record = records.get(record_id)
+        if record is None:
+            cards.append(f"<details class='card missing'><summary>Evidence {number}: {e(record_id)} "
+                         f"(not found in the project's records)</summary></details>")
+            continue
+        cards.append(
+            f"<details class='card' id='card-{e(record.id)}' data-record='{e(record.id)}'>"
+            f"<summary><span class='card-title'>Evidence {number}: {e(APPLICATIONS.get(record.source, record.source))}"
+            f" &middot; {e(record.filename or record.title or record.id)}</span>"
+            f"<span class='card-meta'>{_meta(record)}</span></summary>"
+            f"<div class='card-body'><pre class='record-text'>{e(record.text)}</pre>{_image(project, record)}"
+            f"<p class='muted'>Record id: {e(record.id)}</p></div></details>")
+    return "".join(cards) or "<p class='muted'>This item cites no evidence records.</p>"
+
+
+def source_browser(project: str, records: list[Record], cited: set[str]) -> str:
+    entries = []
+    for record in sorted(records, key=lambda r: (r.timestamp, r.order, r.id)):
+        haystack = " ".join([record.text, record.filename, record.title, record.author, record.channel, record.id,
+                             APPLICATIONS.get(record.source, record.source)]).lower()
+        klass = "source cited" if record.id in cited else "source"
+        badge = "<span class='badge'>cited evidence</span>" if record.id in cited else ""
+        entries.append(
+            f"<li class='{klass}' data-record='{e(record.id)}' data-search='{e(haystack)}'>"
+            f"<details><summary>{badge}<span class='card-meta'>{_meta(record)}</span></summary>"
+            f"<pre class='record-text'>{e(record.text)}</pre>{_image(project, record)}</details></li>")
+    return ("<section class='browser' aria-label='Source browser'><h2>Source browser</h2>"
+            "<input id='source-search' type='search' placeholder='Search all records of the project' "
+            "autocomplete='off'> <span id='source-count' class='muted'></span>"
+            f"<ul id='source-list' class='plain'>{''.join(entries)}</ul></section>")
+
+
+def _radios(name: str, options: tuple[tuple[str, str], ...], chosen: str | None) -> str:
+    return "".join(f"<label><input type='radio' name='{name}' value='{value}'"
+                   f"{' checked' if chosen == value else ''}> {label}</label>" for value, label in options)
+
+
+def assessment_panel(action: str, saved: Judgment | None) -> str:
+    status = (f"<p id='saved-status' class='saved'>Saved (revision {saved.revision}). You may change and save "
+              "again.</p>" if saved else "<p id='saved-status' class='muted'>Not judged yet.</p>")
+    return (f"<section class='panel' aria-label='Assessment'><h2>Assessment</h2>{status}"
+            f"<form id='assessment' method='post' action='{action}'>"
+            f"<input type='hidden' name='base_revision' value='{saved.revision if saved else 0}'>"
+            "<fieldset><legend>C1: Can the reference answer be derived using only the cited evidence?</legend>"
+            f"{_radios('c1', C1_LABELS, saved.c1 if saved else None)}</fieldset>"
+            "<fieldset><legend>C2: Is the reference answer correct for what the question asks?</legend>"
+            f"{_radios('c2', C1_LABELS, saved.c2 if saved else None)}</fieldset>"
+            "<fieldset><legend>C3: Is the requested answer present in the question text? (premise values, "
+            "values being questioned and run ids are not a leak)</legend>"
+            f"{_radios('c3', C3_LABELS, saved.c3 if saved else None)}</fieldset>"
+            "<label class='block'>Comment (optional)<textarea name='comment' id='comment' rows='3' maxlength='4000'>"
+            f"{e(saved.comment if saved else '')}</textarea></label>"
+            "<button type='submit' id='save'>Save and next</button></form></section>")
+
+
+def item_page(*, annotator: str, position: int, total: int, done: int, item: dict, records: list[Record],
+              saved: Judgment | None, prev_id: str | None, next_id: str | None) -> str:
+    base = f"/a/{quote(annotator, safe='')}"
+    by_id = {r.id: r for r in records}
+    cited = cited_ids(item)
+    nav = "".join([
+        f"<a id='prev' href='{base}/item/{quote(prev_id, safe='')}'>&larr; previous</a>" if prev_id else "",
+        f"<a href='{base}/item-list'>all items</a>",
+        f"<a id='next' href='{base}/item/{quote(next_id, safe='')}'>next &rarr;</a>" if next_id else ""])
+    gold = item.get("gold", {})
+    body = (
+        f"<header><span>Annotator <b id='annotator'>{e(annotator)}</b></span>"
+        f"<span id='position'>Item {position} of {total} &middot; {done} judged</span><nav>{nav}</nav></header>"
+        f"<main class='layout'><div class='left'>"
+        f"<section class='question'><h2>Question</h2><p id='question'>{e(item.get('q'))}</p></section>"
+        f"<section class='reference'><h2>Reference answer</h2><p id='reference-answer'>{e(gold.get('answer'))}</p>"
+        f"</section><section class='evidence'><h2>Cited evidence ({len(cited)})</h2>"
+        f"{evidence_cards(item.get('project', ''), cited, by_id)}</section>"
+        f"{assessment_panel(f'{base}/item/' + quote(item['id'], safe=''), saved)}</div>"
+        f"<div class='right'>{source_browser(item.get('project', ''), records, set(cited))}</div></main>")
+    return page(f"Item {position} of {total}", body)
+
+
+def cited_ids(item: dict) -> list[str]:
+    """The representative evidence set, else the union of the evidence paths, in first-seen order."""
+    ids = list(item.get("evidence") or [])
+    if not ids:
+        for path in item.get("evidence_paths") or []:
+            ids.extend(path)
+    return list(dict.fromkeys(ids))
