@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from mmeb_assets.schema.common import Provenance
+
 
 class Retrieval(BaseModel):
     question_id: str
@@ -14,6 +16,8 @@ class RetrievalSet(BaseModel):
     retriever: str
     retrievals: list[Retrieval]
     recall: dict[str, dict[str, float]] = Field(default={}, description="k -> group -> Recall@k")
+    recall_counts: dict[str, int] = Field(default={}, description="group -> answerable questions in the group")
+    provenance: Provenance | None = None
 
 
 class Answer(BaseModel):

@@ -1,0 +1,145 @@
+"""The LanceDB workspace index: one row per record (vector + metadata + stored text).
+
+A table per retriever (`records_<retriever>`), shared by all projects. `replace_project` swaps one
+project's rows in a single merge-insert commit (update matched ids, insert new ones, delete that
+project's rows that are gone), so other projects' rows are never rewritten. A native full-text
+index (BM25, with positions for phrase queries) on `text` is rebuilt after every replacement.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+import pyarrow as pa
+
+from mmeb_assets.schema.records import Record
+from mmeb_resources.embedder import EmbedderResource, EmbedInput
+
+FTS_COLUMN = "text"
+METADATA_COLUMNS = ("id", "project", "source", "modality", "timestamp", "author", "version", "image_path",
+                    "title", "filename", "page", "doc_id", "content_hash")
+
+
+def image_file(record: Record, projects_root: Path) -> str | None:
+    """Absolute path of a visual record's image (`image_path` is relative to projects/<seed>/)."""
+    if not record.image_path:
+        return None
+    path = Path(record.image_path)
+    return str(path if path.is_absolute() else projects_root / record.project / path)
+
+
+def embed_inputs(records: Sequence[Record], projects_root: Path, embedder: EmbedderResource) -> list[EmbedInput]:
+    """Stored text for every record; the image too for visual records when the model sees images."""
+    inputs = []
+    for record in records:
+        image = image_file(record, projects_root) if embedder.uses_images() and record.modality == "visual" else None
+        if image and not Path(image).exists():
+            raise FileNotFoundError(f"record {record.id}: image_path {record.image_path!r} not found at {image}")
+        inputs.append(EmbedInput(text=record.text, image_path=image))
+    return inputs
+
+
+def record_table(records: Sequence[Record], vectors: np.ndarray, hashes: Sequence[str]) -> pa.Table:
+    """Arrow rows of the index: metadata, text and a fixed-size float32 vector column."""
+    dim = int(vectors.shape[1]) if len(records) else 0
+    columns: dict[str, Any] = {
+        "id": [r.id for r in records],
+        "project": [r.project for r in records],
+        "source": [r.source for r in records],
+        "modality": [r.modality for r in records],
+        "timestamp": [r.timestamp.isoformat() for r in records],
+        "author": [r.author for r in records],
+        "version": pa.array([r.version for r in records], type=pa.int32()),
+        "image_path": pa.array([r.image_path for r in records], type=pa.string()),
+        "title": [r.title for r in records],
+        "filename": [r.filename for r in records],
+        "page": pa.array([r.page for r in records], type=pa.int32()),
+        "doc_id": [r.doc_id for r in records],
+        "content_hash": list(hashes),
+        "text": [r.text for r in records],
+    }
+    flat = pa.array(np.asarray(vectors, dtype=np.float32).reshape(-1), type=pa.float32())
+    columns["vector"] = pa.FixedSizeListArray.from_arrays(flat, dim)
+    return pa.table(columns)
+
+
+def _sql_quote(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _retry(action, tries: int = 5):
+    """Concurrent partitions commit to the same table; retry a conflicting commit with backoff."""
+    for attempt in range(tries):
+        try:
+            return action()
+        except Exception as exc:  # noqa: BLE001 - lance raises generic errors on commit conflicts
+            conflict = "onflict" in str(exc) or "retry" in str(exc).lower()
+            if attempt == tries - 1 or not conflict:
+                raise
+            time.sleep(0.2 * 2 ** attempt)
+
+
+def replace_project(db: Any, table_name: str, project: str, rows: pa.Table) -> dict:
+    """Make `project`'s rows equal `rows`, touching no other project; returns counts."""
+    if any(p != project for p in rows.column("project").to_pylist()):
+        raise ValueError(f"replace_project({project!r}): rows of other projects were passed")
+    names = list(getattr(db.list_tables(), "tables", db.list_tables()))
+    if table_name not in names:
+        if rows.num_rows == 0:
+            return {"inserted": 0, "updated": 0, "deleted": 0, "rows": 0}
+        table = db.create_table(table_name, data=rows)
+        ensure_fts_index(table)
+        return {"inserted": rows.num_rows, "updated": 0, "deleted": 0, "rows": table.count_rows()}
+    table = db.open_table(table_name)
+    where = f"project = {_sql_quote(project)}"
+    if rows.num_rows == 0:
+        before = table.count_rows(where)
+        _retry(lambda: table.delete(where))
+        result = {"inserted": 0, "updated": 0, "deleted": before}
+    else:
+        _check_dimension(table, rows, table_name)
+        merged = _retry(lambda: table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all()
+                        .when_not_matched_by_source_delete(where).execute(rows))
+        result = {"inserted": merged.num_inserted_rows, "updated": merged.num_updated_rows,
+                  "deleted": merged.num_deleted_rows}
+    ensure_fts_index(table)
+    return {**result, "rows": table.count_rows()}
+
+
+def _check_dimension(table: Any, rows: pa.Table, table_name: str) -> None:
+    have = table.schema.field("vector").type.list_size
+    new = rows.schema.field("vector").type.list_size
+    if have != new:
+        raise ValueError(f"LanceDB table {table_name}: vectors have {have} dims, new rows {new} "
+                         "(a different embedder was configured for this retriever; drop the table to rebuild)")
+
+
+def ensure_fts_index(table: Any) -> None:
+    """(Re)build the native BM25 index on `text`, with token positions so phrase queries work."""
+    from lancedb.index import FTS
+
+    _retry(lambda: table.create_index(FTS_COLUMN, config=FTS(with_position=True), replace=True))
+
+
+def project_hashes(table: Any | None, project: str) -> dict[str, str]:
+    """id -> content hash of one project's rows (empty when the table or project is absent)."""
+    if table is None:
+        return {}
+    rows = table.search().where(f"project = {_sql_quote(project)}").select(["id", "content_hash"]) \
+        .limit(None).to_arrow()
+    return dict(zip(rows.column("id").to_pylist(), rows.column("content_hash").to_pylist()))
+
+
+def index_records(db: Any, table_name: str, project: str, records: Sequence[Record], projects_root: Path,
+                  embedder: EmbedderResource) -> dict:
+    """Embed one project's records (cache first) and replace that project's rows in the table."""
+    inputs = embed_inputs(records, projects_root, embedder)
+    hashes = [embedder.content_hash(item, "document") for item in inputs]
+    before = dict(embedder.stats)
+    vectors = embedder.embed_documents(inputs) if records else np.zeros((0, 1), dtype=np.float32)
+    counts = replace_project(db, table_name, project, record_table(records, vectors, hashes))
+    counts["embedded"] = embedder.stats["misses"] - before["misses"]
+    counts["cached"] = embedder.stats["hits"] - before["hits"]
+    return counts

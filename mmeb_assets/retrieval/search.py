@@ -1,0 +1,93 @@
+"""Search over the workspace index: vector (batched), full-text (BM25, phrase), hybrid (RRF),
+and the exact NumPy top-k used as the baseline in bench/bench_retrieval.py.
+
+Every function returns, per query, a list of (record id, score) best first. Vector scores are
+cosine similarities (the index stores L2-normalised vectors); full-text scores are BM25; hybrid
+scores are reciprocal-rank-fusion sums.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+Hits = list[tuple[str, float]]
+RRF_K = 60
+
+
+def vector_search(table: Any, queries: np.ndarray, k: int = 100, where: str | None = None,
+                  chunk: int = 512) -> list[Hits]:
+    """Top-k by cosine similarity for a batch of query vectors (LanceDB list search, exact flat scan
+    when the table has no vector index)."""
+    queries = np.atleast_2d(np.asarray(queries, dtype=np.float32))
+    results: list[Hits] = [[] for _ in range(len(queries))]
+    for start in range(0, len(queries), chunk):
+        block = queries[start:start + chunk]
+        builder = table.search([row for row in block]).distance_type("cosine").limit(k) \
+            .select(["id", "_distance"])
+        if where:
+            builder = builder.where(where, prefilter=True)
+        arrow = builder.to_arrow()
+        qidx = arrow.column("query_index").to_pylist() if "query_index" in arrow.column_names else [0] * arrow.num_rows
+        for q, rid, dist in zip(qidx, arrow.column("id").to_pylist(), arrow.column("_distance").to_pylist()):
+            results[start + q].append((rid, 1.0 - float(dist)))
+    for hits in results:
+        hits.sort(key=lambda hit: (-hit[1], hit[0]))
+    return results
+
+
+def fts_search(table: Any, text: str, k: int = 100, phrase: bool = False, where: str | None = None) -> Hits:
+    """BM25 over stored text; `phrase=True` matches the words as one exact phrase."""
+    from lancedb.query import MatchQuery, PhraseQuery
+
+    if not text.strip():
+        return []
+    query = PhraseQuery(text, "text") if phrase else MatchQuery(text, "text")
+    builder = table.search(query, query_type="fts").limit(k).select(["id", "_score"])
+    if where:
+        builder = builder.where(where, prefilter=True)
+    arrow = builder.to_arrow()
+    hits = list(zip(arrow.column("id").to_pylist(), (float(s) for s in arrow.column("_score").to_pylist())))
+    return sorted(hits, key=lambda hit: (-hit[1], hit[0]))
+
+
+def rrf_fuse(rankings: Sequence[Hits], k: int = 100, rrf_k: int = RRF_K) -> Hits:
+    """Reciprocal rank fusion: score(d) = sum over rankings of 1 / (rrf_k + rank_d), rank from 1."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, (rid, _) in enumerate(ranking, start=1):
+            scores[rid] = scores.get(rid, 0.0) + 1.0 / (rrf_k + rank)
+    return sorted(scores.items(), key=lambda hit: (-hit[1], hit[0]))[:k]
+
+
+def hybrid_search(table: Any, text: str, vector: np.ndarray, k: int = 100, pool: int = 100,
+                  where: str | None = None) -> Hits:
+    """RRF of the vector top-`pool` and the BM25 top-`pool`."""
+    dense = vector_search(table, np.asarray(vector)[None, :], k=pool, where=where)[0]
+    sparse = fts_search(table, text, k=pool, where=where)
+    return rrf_fuse([dense, sparse], k=k)
+
+
+def numpy_topk(matrix: np.ndarray, queries: np.ndarray, k: int, block: int = 1024) -> tuple[np.ndarray, np.ndarray]:
+    """Exact top-k by inner product (cosine for normalised rows): (indices, scores), best first."""
+    matrix = np.asarray(matrix, dtype=np.float32)
+    queries = np.atleast_2d(np.asarray(queries, dtype=np.float32))
+    k = min(k, matrix.shape[0])
+    out_idx = np.empty((len(queries), k), dtype=np.int64)
+    out_score = np.empty((len(queries), k), dtype=np.float32)
+    for start in range(0, len(queries), block):
+        sims = queries[start:start + block] @ matrix.T
+        part = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+        part_scores = np.take_along_axis(sims, part, axis=1)
+        order = np.argsort(-part_scores, axis=1, kind="stable")
+        out_idx[start:start + block] = np.take_along_axis(part, order, axis=1)
+        out_score[start:start + block] = np.take_along_axis(part_scores, order, axis=1)
+    return out_idx, out_score
+
+
+def table_matrix(table: Any) -> tuple[list[str], np.ndarray]:
+    """All ids and vectors of a table (for exact search and checks)."""
+    arrow = table.to_arrow().select(["id", "vector"])
+    ids = arrow.column("id").to_pylist()
+    flat = arrow.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
+    return ids, flat.reshape(len(ids), -1).astype(np.float32)
