@@ -1,0 +1,103 @@
+"""The annotation app in headless Chromium (Debian's chromium + chromedriver through Selenium):
+open an item, expand a card, search the source browser, submit C1-C3 and a comment, reload, and
+see the saved state. Skips with the reason when chromium is not installed."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+from PIL import Image
+
+from mmeb_assets.annotation import db
+from mmeb_assets.annotation.cli import prepare
+from mmeb_assets.annotation.sampling import SampleConfig
+from mmeb_assets.annotation.server import AnnotationApp, make_server
+from test_annotation_fixtures import build_home
+from ui_browser import chrome, require_chromium
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture()
+def served(mmeb_home):
+    require_chromium()
+    build_home(mmeb_home)
+    prepare(mmeb_home, ["ana", "ben"], SampleConfig())
+    server = make_server(AnnotationApp(home=mmeb_home, quiet=True), "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield mmeb_home, f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_annotator_judges_an_item_and_sees_it_after_reload(served, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    home, base = served
+    with chrome(tmp_path / "chromium-profile") as driver:
+        wait = WebDriverWait(driver, 30)
+        driver.get(base + "/")
+        driver.find_element(By.LINK_TEXT, "ana").click()
+        wait.until(ec.presence_of_element_located((By.ID, "question")))
+        item_url = driver.current_url
+        assert "/a/ana/item/" in item_url
+        assert driver.find_element(By.ID, "question").text.startswith("What is fact")
+        assert driver.find_element(By.ID, "reference-answer").text.startswith("Answer ")
+        assert driver.execute_script("return window.__pwned === undefined")  # record markup did not run
+
+        # expand the visual evidence card: metadata, text, and the page image
+        card = driver.find_element(By.CSS_SELECTOR, "details.card[data-record$='-pdf_page-3']")
+        assert card.get_attribute("open") is None
+        card.find_element(By.TAG_NAME, "summary").click()
+        wait.until(lambda d: card.get_attribute("open") is not None)
+        assert "Application: PDF" in card.text and "Page: 3" in card.text and "Author: Dana Li" in card.text
+        assert "zebra-crossing" in card.find_element(By.CSS_SELECTOR, "pre.record-text").text
+        image = card.find_element(By.CSS_SELECTOR, "img.record-image")
+        wait.until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image))
+        assert driver.execute_script("return arguments[0].naturalWidth", image) == 240
+
+        # the source browser highlights cited evidence and filters on search
+        entries = driver.find_elements(By.CSS_SELECTOR, "#source-list li.source")
+        cited = driver.find_elements(By.CSS_SELECTOR, "#source-list li.source.cited")
+        assert len(entries) == 5 and len(cited) == 2
+        search = driver.find_element(By.ID, "source-search")
+        search.send_keys("batch size")
+        wait.until(lambda d: d.find_element(By.ID, "source-count").text == "1 of 5 records")
+        visible = [e for e in entries if e.is_displayed()]
+        assert len(visible) == 1 and visible[0].get_attribute("data-record").endswith("-email-1")
+
+        # judge: C1 No, C2 Yes, C3 present, a comment; save and next
+        driver.find_element(By.CSS_SELECTOR, "input[name=c1][value=no]").click()
+        driver.find_element(By.CSS_SELECTOR, "input[name=c2][value=yes]").click()
+        driver.find_element(By.CSS_SELECTOR, "input[name=c3][value=present]").click()
+        driver.find_element(By.ID, "comment").send_keys("answer is <in> the question")
+        driver.find_element(By.ID, "save").click()
+        wait.until(lambda d: d.current_url != item_url and "/item/" in d.current_url)
+        assert "Item 2 of 8" in driver.find_element(By.ID, "position").text
+
+        # back to the first item, reload: the saved state is shown
+        driver.get(item_url)
+        driver.refresh()
+        wait.until(ec.presence_of_element_located((By.ID, "saved-status")))
+        assert "Saved (revision 1)" in driver.find_element(By.ID, "saved-status").text
+        checked = {name: driver.find_element(By.CSS_SELECTOR, f"input[name={name}]:checked").get_attribute("value")
+                   for name in ("c1", "c2", "c3")}
+        assert checked == {"c1": "no", "c2": "yes", "c3": "present"}
+        assert driver.find_element(By.ID, "comment").get_attribute("value") == "answer is <in> the question"
+        card = driver.find_element(By.CSS_SELECTOR, "details.card[data-record$='-pdf_page-3']")
+        card.find_element(By.TAG_NAME, "summary").click()
+        driver.find_element(By.ID, "source-search").send_keys("dana")
+        wait.until(lambda d: d.find_element(By.ID, "source-count").text == "2 of 5 records")
+        shot = tmp_path / "annotation_item.png"
+        assert driver.save_screenshot(str(shot))
+    with Image.open(shot) as picture:
+        assert picture.size[0] >= 800 and picture.size[1] >= 600
+    conn = db.connect(db.db_path(home))
+    item_id = item_url.rsplit("/", 1)[1]
+    assert db.get_judgment(conn, "ana", item_id) == db.Judgment("ana", item_id, "no", "yes", "present",
+                                                               "answer is <in> the question", 1)
+    conn.close()
+    print(f"screenshot: {shot}")

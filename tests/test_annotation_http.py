@@ -1,0 +1,185 @@
+"""The annotation app over real HTTP: bad input, double submits, tokens, escaping, blinding, images."""
+from __future__ import annotations
+
+import http.client
+import subprocess
+import sys
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+
+from mmeb_assets.annotation import db
+from mmeb_assets.annotation.cli import prepare
+from mmeb_assets.annotation.sampling import SampleConfig
+from mmeb_assets.annotation.server import AnnotationApp, make_server
+from test_annotation_fixtures import HIDDEN_CATEGORY, HIDDEN_REASON, XSS, build_home
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@contextmanager
+def running(home: Path, token: str | None = None):
+    server = make_server(AnnotationApp(home=home, token=token, quiet=True), "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def request(port: int, method: str, path: str, form: dict | str | None = None, headers: dict | None = None):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    body = urlencode(form, doseq=True) if isinstance(form, dict) else form
+    all_headers = {"Content-Type": "application/x-www-form-urlencoded"} if body is not None else {}
+    all_headers.update(headers or {})
+    conn.request(method, path, body=body, headers=all_headers)
+    reply = conn.getresponse()
+    data = reply.read()
+    conn.close()
+    return reply.status, dict(reply.getheaders()), data
+
+
+@pytest.fixture()
+def app_home(mmeb_home):
+    build_home(mmeb_home)
+    prepare(mmeb_home, ["ana", "ben"], SampleConfig())
+    conn = db.connect(db.db_path(mmeb_home))
+    order = [r.item_id for r in db.sample(conn)]
+    conn.close()
+    return mmeb_home, order
+
+
+GOOD = {"c1": "yes", "c2": "no", "c3": "absent", "comment": "looks off", "base_revision": "0"}
+
+
+def saved(home: Path, annotator: str, item_id: str):
+    conn = db.connect(db.db_path(home))
+    try:
+        return db.get_judgment(conn, annotator, item_id)
+    finally:
+        conn.close()
+
+
+def test_resume_item_page_is_escaped_and_blind(app_home):
+    home, order = app_home
+    with running(home) as port:
+        status, headers, _ = request(port, "GET", "/a/ana/")
+        assert status == 303 and headers["Location"] == f"/a/ana/item/{order[0]}"
+        status, headers, body = request(port, "GET", headers["Location"])
+        page = body.decode()
+        assert status == 200 and "default-src 'none'" in headers["Content-Security-Policy"]
+        assert "Reference answer" in page and "Source browser" in page and "cited evidence" in page
+        assert XSS not in page and "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in page
+        assert "<b>bold?</b>" not in page and "&lt;b&gt;bold?&lt;/b&gt;" in page
+        assert HIDDEN_REASON not in page and HIDDEN_CATEGORY not in page
+        for word in ("accepted", "rejected", "llm_decision"):
+            assert word not in page.lower()
+        # save item 1 -> redirected to item 2; resuming now starts at item 2
+        status, headers, _ = request(port, "POST", f"/a/ana/item/{order[0]}", GOOD)
+        assert status == 303 and headers["Location"] == f"/a/ana/item/{order[1]}"
+        assert request(port, "GET", "/a/ana/")[1]["Location"] == f"/a/ana/item/{order[1]}"
+        assert request(port, "GET", "/a/ben/")[1]["Location"] == f"/a/ben/item/{order[0]}"
+        status, _, body = request(port, "GET", f"/a/ana/item/{order[0]}")
+        assert "Saved (revision 1)" in body.decode() and "value='no' checked" in body.decode()
+        status, headers, png = request(port, "GET", "/image/alpha/alpha-pdf_page-3")
+        assert status == 200 and headers["Content-Type"] == "image/png" and png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_unknown_ids_get_404_with_a_message(app_home):
+    home, order = app_home
+    with running(home) as port:
+        status, _, body = request(port, "GET", "/a/ana/item/no-such-item")
+        assert status == 404 and "unknown item id &#x27;no-such-item&#x27;" in body.decode()
+        status, _, body = request(port, "POST", "/a/ana/item/no-such-item", GOOD)
+        assert status == 404 and "not in the annotation sample" in body.decode()
+        status, _, body = request(port, "GET", "/a/mallory/")
+        assert status == 404 and "unknown annotator" in body.decode()
+        assert request(port, "GET", "/image/alpha/alpha-slack-0")[0] == 404
+        assert request(port, "GET", "/image/alpha/..%2F..%2Fetc%2Fpasswd")[0] == 404
+
+
+@pytest.mark.parametrize("form, field", [
+    ({**GOOD, "c1": "maybe"}, "'c1' has invalid value"),
+    ({k: v for k, v in GOOD.items() if k != "c2"}, "'c2' is missing"),
+    ({**GOOD, "c3": ["absent", "present"]}, "'c3' was given 2 times"),
+    ({**GOOD, "base_revision": "x"}, "'base_revision'"),
+    ({**GOOD, "comment": "x" * 4001}, "'comment' is longer"),
+    ({**GOOD, "llm": "1"}, "'llm' is not part"),
+])
+def test_malformed_form_is_400_naming_the_field_and_keeps_the_saved_judgment(app_home, form, field):
+    home, order = app_home
+    with running(home) as port:
+        assert request(port, "POST", f"/a/ana/item/{order[0]}", GOOD)[0] == 303
+        status, headers, body = request(port, "POST", f"/a/ana/item/{order[0]}", {**form, "base_revision": "1"}
+                                        if field != "'base_revision'" else form)
+        assert status == 400, body
+        assert field in body.decode().replace("&#x27;", "'") and field.split()[0].strip("'") in headers["X-MMEB-Error"]
+    assert saved(home, "ana", order[0]) == db.Judgment("ana", order[0], "yes", "no", "absent", "looks off", 1)
+
+
+def test_wrong_content_type_is_400(app_home):
+    home, order = app_home
+    with running(home) as port:
+        status, _, body = request(port, "POST", f"/a/ana/item/{order[0]}", '{"c1": "yes"}',
+                                  {"Content-Type": "application/json"})
+        assert status == 400 and "x-www-form-urlencoded" in body.decode()
+
+
+def test_double_submit_is_idempotent_and_a_stale_different_form_is_409(app_home):
+    home, order = app_home
+    with running(home) as port:
+        first = request(port, "POST", f"/a/ana/item/{order[0]}", GOOD)
+        second = request(port, "POST", f"/a/ana/item/{order[0]}", GOOD)  # the same form again
+        assert first[0] == second[0] == 303 and first[1]["Location"] == second[1]["Location"]
+        assert saved(home, "ana", order[0]).revision == 1
+        status, _, body = request(port, "POST", f"/a/ana/item/{order[0]}", {**GOOD, "c2": "yes"})  # stale
+        assert status == 409 and "it was kept" in body.decode()
+        assert saved(home, "ana", order[0]).c2 == "no"
+        # an edit made from the current form (base_revision 1) is a normal save
+        assert request(port, "POST", f"/a/ana/item/{order[0]}", {**GOOD, "c2": "yes", "base_revision": "1"})[0] == 303
+        assert saved(home, "ana", order[0]).revision == 2 and saved(home, "ana", order[0]).c2 == "yes"
+
+
+def test_cross_site_post_is_refused(app_home):
+    home, order = app_home
+    with running(home) as port:
+        status, _, _ = request(port, "POST", f"/a/ana/item/{order[0]}", GOOD, {"Origin": "http://evil.example"})
+        assert status == 403
+    assert saved(home, "ana", order[0]) is None
+
+
+def test_token_is_required_when_set(app_home):
+    home, order = app_home
+    with running(home, token="s3cret-token") as port:
+        status, _, body = request(port, "GET", "/a/ana/")
+        assert status == 401 and "access token is required" in body.decode()
+        assert request(port, "POST", f"/a/ana/item/{order[0]}", GOOD)[0] == 401
+        assert request(port, "GET", "/?token=wrong")[0] == 401
+        status, headers, _ = request(port, "GET", "/a/ana/?token=s3cret-token")
+        assert status == 303 and headers["Location"] == "/a/ana/" and "HttpOnly" in headers["Set-Cookie"]
+        cookie = headers["Set-Cookie"].split(";")[0]
+        assert request(port, "GET", "/a/ana/", headers={"Cookie": cookie})[0] == 303
+        assert request(port, "POST", f"/a/ana/item/{order[0]}", GOOD, {"X-MMEB-Token": "s3cret-token"})[0] == 303
+    assert saved(home, "ana", order[0]) is not None
+
+
+def test_cli_refuses_non_loopback_without_token_and_exports(app_home, tmp_path):
+    home, order = app_home
+    env = {"MMEB_HOME": str(home), "PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1"}
+    cmd = [sys.executable, "-m", "mmeb_assets.cli", "annotate"]
+    refused = subprocess.run(cmd + ["--host", "0.0.0.0", "--annotator", "ana"], cwd=REPO, env=env,
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "--token" in refused.stderr
+    conn = db.connect(db.db_path(home))
+    db.save_judgment(conn, db.Judgment("ana", order[0], "no", "yes", "present", "leak"), 0)
+    conn.close()
+    out = tmp_path / "judgments.jsonl"
+    exported = subprocess.run(cmd + ["--export", str(out)], cwd=REPO, env=env, capture_output=True, text=True,
+                              timeout=120)
+    assert exported.returncode == 0, exported.stderr
+    assert "wrote 1 judgments" in exported.stdout and '"c3_leak": "present"' in out.read_text()
