@@ -1,0 +1,1 @@
+"""Rule-based question families: each module turns plan facts + located records into draft items."""

@@ -1,0 +1,122 @@
+"""Attribution: who posted, sent, noticed, decided or authored something."""
+from __future__ import annotations
+
+from collections import Counter
+
+from mmeb_assets.qa.families.base import GenContext, draft, item_phrase
+from mmeb_assets.qa.text import channel_ref
+from mmeb_assets.schema import Derivation, QAItem
+
+
+def generate(ctx: GenContext) -> list[QAItem]:
+    return _results(ctx) + _welcome(ctx) + _noticed(ctx) + _decisions(ctx) + _invented(ctx) + _documents(ctx)
+
+
+def _author_item(ctx: GenContext, family: str, q: str, person_id: str, event_id: str, what: str) -> QAItem | None:
+    records = [r for r in ctx.index.event_records(event_id) if r.author or r.source == "email"]
+    if not records:
+        return None
+    record = records[0]
+    name = ctx.index.person_name(person_id)
+    if name not in ctx.index.surface(record):
+        return None
+    return draft(ctx, "attribution", family, q, name, value=name, evidence=[record.id],
+                 steps=[(f"Find the record of {what}.", [record.id]), (f"Its author is {name}.", [record.id])],
+                 derivation=Derivation(kind="author", operands=[name], result=name, fact_key=event_id))
+
+
+def _results(ctx: GenContext) -> list[QAItem]:
+    index = ctx.index
+    posts = [e for e in index.plan.events if e.kind == "result_posted"]
+    per_item = Counter(ref for e in posts for ref in e.refs if ref in index.items)
+    out = []
+    for event in posts:
+        refs = [r for r in event.refs if r in index.items]
+        if len(refs) != 1 or per_item[refs[0]] != 1:
+            continue
+        item = index.items[refs[0]]
+        where = channel_ref(event.where)
+        q = f"Who posted the result for {item_phrase(item)}" + (f" in {where}?" if where else "?")
+        made = _author_item(ctx, "attribution.result", q, event.actor, event.id, f"the {item.label} result")
+        if made:
+            out.append(made)
+    return out[:5]
+
+
+def _welcome(ctx: GenContext) -> list[QAItem]:
+    out = []
+    for event in ctx.index.events_of({"welcome"}):
+        for rid in event.recipients[:1]:
+            q = f"Who sent {ctx.index.first_name(rid)}'s welcome email?"
+            made = _author_item(ctx, "attribution.welcome", q, event.actor, event.id, "the welcome email")
+            if made:
+                out.append(made)
+    return out
+
+
+def _noticed(ctx: GenContext) -> list[QAItem]:
+    index, out = ctx.index, []
+    for error in index.plan.errors:
+        events = [e for e in index.events_of({"error_noticed"}, ref=error.id) if e.actor == error.noticed_by]
+        if not events:
+            continue
+        target = _target_phrase(ctx, error.target)
+        q = f"Who first flagged that the {target} posted by {index.first_name(error.slipped_by)} was wrong?"
+        made = _author_item(ctx, "attribution.noticed", q, error.noticed_by, events[0].id, "the flag")
+        if made:
+            made.derivation.premise_values = [index.first_name(error.slipped_by)]
+            out.append(made)
+    return out
+
+
+def _target_phrase(ctx: GenContext, target: str) -> str:
+    item_id, _, col = target.partition(":")
+    item = ctx.index.items.get(item_id)
+    if item and col:
+        return f"{col} of {item_phrase(item)}"
+    fact = next((f for f in ctx.index.plan.invented if f.id == target), None)
+    return fact.name if fact else target
+
+
+def _decisions(ctx: GenContext) -> list[QAItem]:
+    out = []
+    for decision in ctx.index.plan.decisions:
+        events = ctx.index.events_of({"decision"}, ref=decision.id)
+        if not events:
+            continue
+        q = f"Who made the decision on the {decision.title}?"
+        made = _author_item(ctx, "attribution.decision", q, decision.decided_by, events[0].id, "the decision")
+        if made:
+            out.append(made)
+    return out[:3]
+
+
+def _invented(ctx: GenContext) -> list[QAItem]:
+    out = []
+    for fact in ctx.index.plan.invented:
+        events = ctx.index.events_of({"invented_fact"}, ref=fact.id)
+        if events:
+            q = f"Who reported the team's {fact.name} measurement?"
+            made = _author_item(ctx, "attribution.invented", q, events[0].actor, events[0].id, f"the {fact.name}")
+            if made:
+                out.append(made)
+    return out[:2]
+
+
+def _documents(ctx: GenContext) -> list[QAItem]:
+    index, out = ctx.index, []
+    for doc in index.plan.documents:
+        if doc.version != 1 or doc.kind not in ("report", "deck"):
+            continue
+        records = index.doc_records(doc.id)
+        name = index.person_name(doc.author)
+        record = next((r for r in records if name in index.surface(r)), None)
+        if record is None:
+            continue
+        q = f"Who authored the first version of the {doc.kind} '{doc.title}'?"
+        out.append(draft(ctx, "attribution", "attribution.document", q, name, value=name, evidence=[record.id],
+                         steps=[(f"Open the {doc.kind} '{doc.title}'.", [record.id]),
+                                (f"Its author is {name}.", [record.id])],
+                         derivation=Derivation(kind="author", operands=[name], result=name, fact_key=doc.id),
+                         boundary="version 1"))
+    return out

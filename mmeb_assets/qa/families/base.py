@@ -1,0 +1,91 @@
+"""What every family shares: the generation context, cell lookups, and the draft-item builder."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from mmeb_assets.qa.evidence import ProjectIndex, evidence_stats
+from mmeb_assets.qa.text import is_numeric_cell
+from mmeb_assets.schema import Derivation, Gold, PlanItem, Provenance, QAItem, Record, SolutionStep
+
+RESULT_KINDS = {"result_posted", "correction", "status_update", "notion_update", "document_posted", "meeting",
+                "log_written", "decision"}
+COST_WORDS = ("latency", "ms", "cost", "time", "size", "memory", "token", "minute", "hour", "$", "gb", "params")
+
+
+@dataclass
+class GenContext:
+    index: ProjectIndex
+    provenance: Provenance
+
+    @property
+    def seed(self) -> str:
+        return self.index.plan.seed_id
+
+
+def stable_rank(*parts: str) -> int:
+    return int(hashlib.sha256("|".join(parts).encode()).hexdigest()[:8], 16)
+
+
+def item_phrase(item: PlanItem) -> str:
+    label = item.label.strip()
+    article = "" if label.lower().startswith(("the ", "a ", "an ")) else "the "
+    return f"{article}{label}"
+
+
+def on_dataset(item: PlanItem) -> str:
+    return f" on {item.dataset}" if item.dataset else ""
+
+
+def metric_columns(item: PlanItem) -> list[str]:
+    return [col for col, cell in item.values.items() if is_numeric_cell(cell)]
+
+
+def is_cost_column(col: str) -> bool:
+    low = col.lower()
+    return any(word in low for word in COST_WORDS)
+
+
+def conflicted(ctx: GenContext, item_id: str, col: str) -> bool:
+    return f"{item_id}:{col}" in ctx.index.errors_by_target
+
+
+def clean_cells(ctx: GenContext) -> list[tuple[PlanItem, str, str]]:
+    """(item, column, value) for numeric cells no scripted error touches."""
+    out = []
+    for item in ctx.index.plan.items:
+        for col in metric_columns(item):
+            if not conflicted(ctx, item.id, col):
+                out.append((item, col, item.values[col].strip()))
+    return out
+
+
+def cell_record(ctx: GenContext, item: PlanItem, value: str, prefer_visual: bool = False) -> Record | None:
+    """A record that shows this item's value: its result post, else a document that covers the item."""
+    index = ctx.index
+    if prefer_visual:
+        return index.value_record(value, ref=item.id, prefer_visual=True)
+    return index.value_record(value, ref=item.id)
+
+
+def unit_of(col: str, value: str) -> str:
+    if value.strip().endswith("%") or "%" in col:
+        return "points"
+    return ""
+
+
+def ids(records: list[Record | None]) -> list[str]:
+    return list(dict.fromkeys(r.id for r in records if r is not None))
+
+
+def draft(ctx: GenContext, task: str, family: str, q: str, answer: str, *, value: str | None,
+          evidence: list[str], steps: list[tuple[str, list[str]]], derivation: Derivation, unit: str = "",
+          boundary: str = "", answer_status: str = "answerable", perturbed_from: str | None = None) -> QAItem:
+    return QAItem(
+        id=f"{ctx.seed}-draft", project=ctx.seed, task=task, q=" ".join(q.split()), answer_status=answer_status,
+        gold=Gold(answer=answer, value=value, unit=unit),
+        solution=[SolutionStep(step=s, record_ids=r) for s, r in steps],
+        evidence_paths=[list(evidence)] if evidence else [], evidence=list(evidence),
+        generator=f"rules:{family}", provenance=ctx.provenance, boundary=boundary, derivation=derivation,
+        evidence_stats=evidence_stats(ctx.index, evidence), perturbed_from=perturbed_from,
+    )

@@ -1,0 +1,108 @@
+"""Cross-source conflict: a value corrected in one place while another source still shows the old one."""
+from __future__ import annotations
+
+from mmeb_assets.qa.families.base import GenContext, draft, ids, item_phrase
+from mmeb_assets.qa.text import channel_ref, when
+from mmeb_assets.schema import Derivation, QAItem, Record, ScriptedError
+
+
+def _target(ctx: GenContext, error: ScriptedError) -> tuple[str, str]:
+    """(phrase naming the value, fact key)."""
+    item_id, _, col = error.target.partition(":")
+    item = ctx.index.items.get(item_id)
+    if item and col:
+        return f"{col} of {item_phrase(item)}", error.target
+    fact = next((f for f in ctx.index.plan.invented if f.id == error.target), None)
+    return (fact.name if fact else error.target), error.target
+
+
+def _correction_record(ctx: GenContext, error: ScriptedError) -> Record | None:
+    index = ctx.index
+    for event in index.events_of({"correction"}, ref=error.id):
+        found = index.event_records(event.id, error.correct_value)
+        if found:
+            return found[0]
+    candidates = [r for r in index.find(error.correct_value) if r.timestamp >= error.fixed_at
+                  and index.shows(r, error.wrong_value)]
+    return candidates[0] if candidates else None
+
+
+def _stale_records(ctx: GenContext, error: ScriptedError, correction: Record) -> list[tuple[Record, str]]:
+    """Records that show the wrong value and not the right one: (record, how the question names it)."""
+    index, out = ctx.index, []
+    for doc in index.plan.documents:
+        if error.id in doc.error_ids_shown_wrong:
+            for record in index.doc_records(doc.id, error.wrong_value):
+                if not index.shows(record, error.correct_value):
+                    out.append((record, f"the {doc.title}"))
+    for event in index.plan.events:
+        if error.id in event.refs and event.kind in ("error_slipped", "notion_update", "status_update"):
+            for record in index.event_records(event.id, error.wrong_value):
+                if record.id != correction.id and not index.shows(record, error.correct_value):
+                    out.append((record, f"a {record.source} record" if record.source != "slack"
+                                else f"a message in {channel_ref(record.channel)}"))
+    seen, unique = set(), []
+    for record, name in out:
+        if record.id not in seen:
+            seen.add(record.id)
+            unique.append((record, name))
+    return unique
+
+
+def generate(ctx: GenContext) -> list[QAItem]:
+    out = []
+    for error in ctx.index.plan.errors:
+        correction = _correction_record(ctx, error)
+        if correction is None:
+            continue
+        stale = _stale_records(ctx, error, correction)
+        if not stale:
+            continue
+        out += _which_applies(ctx, error, correction, stale)
+        made = _which_sources(ctx, error, correction, stale)
+        if made:
+            out.append(made)
+    return out
+
+
+def _which_applies(ctx, error, correction, stale) -> list[QAItem]:
+    phrase, key = _target(ctx, error)
+    out = []
+    for record, name in stale[:2]:
+        q = f"{name[0].upper() + name[1:]} gives {error.wrong_value} as the {phrase}. Which value applies after the correction?"
+        evidence = ids([record, correction])
+        answer = (f"{error.correct_value}: the {error.wrong_value} was corrected to {error.correct_value} "
+                  f"in {channel_ref(correction.channel) or correction.source} on {when(correction.timestamp)}.")
+        out.append(draft(
+            ctx, "cross_source_conflict", "cross_source.applies", q, answer, value=error.correct_value,
+            evidence=evidence,
+            steps=[(f"The stale source shows {error.wrong_value}.", [record.id]),
+                   (f"The correction states {error.wrong_value} -> {error.correct_value}.", [correction.id]),
+                   (f"The corrected value {error.correct_value} applies.", [])],
+            derivation=Derivation(kind="corrected_value", operands=[error.wrong_value, error.correct_value],
+                                  result=error.correct_value, fact_key=key, premise_values=[error.wrong_value],
+                                  competing_values=[error.wrong_value]),
+        ))
+    return out
+
+
+def _which_sources(ctx, error, correction, stale) -> QAItem | None:
+    docs = [(r, n) for r, n in stale if r.doc_id]
+    if not docs:
+        return None
+    phrase, key = _target(ctx, error)
+    titles = list(dict.fromkeys(ctx.index.docs[r.doc_id].title for r, _ in docs if r.doc_id in ctx.index.docs))
+    if not titles:
+        return None
+    first = {t: next(r for r, _ in docs if ctx.index.docs[r.doc_id].title == t) for t in titles}
+    evidence = ids([correction] + list(first.values()))
+    q = (f"After the {phrase} was corrected in {channel_ref(correction.channel) or correction.source}, "
+         f"which documents still show the old value?")
+    answer = "; ".join(titles) + f" (showing {error.wrong_value} instead of {error.correct_value})"
+    return draft(
+        ctx, "cross_source_conflict", "cross_source.stale", q, answer, value="; ".join(titles), evidence=evidence,
+        steps=[(f"The correction gives {error.wrong_value} -> {error.correct_value}.", [correction.id])]
+              + [(f"'{t}' still shows {error.wrong_value}.", [first[t].id]) for t in titles[:3]],
+        derivation=Derivation(kind="stale_sources", operands=titles + [error.wrong_value], result="; ".join(titles),
+                              fact_key=key, premise_values=[]),
+    )

@@ -1,0 +1,83 @@
+"""Extraction: one value stated explicitly in a message, a tracker, a page, or only inside an image."""
+from __future__ import annotations
+
+from mmeb_assets.qa.families.base import (
+    GenContext, cell_record, clean_cells, draft, item_phrase, on_dataset, stable_rank, unit_of,
+)
+from mmeb_assets.schema import Derivation, QAItem
+
+MAX_CELLS = 10
+
+
+def generate(ctx: GenContext) -> list[QAItem]:
+    return _cells(ctx) + _pictures(ctx) + _invented(ctx)
+
+
+def _cells(ctx: GenContext) -> list[QAItem]:
+    out = []
+    cells = sorted(clean_cells(ctx), key=lambda c: stable_rank(ctx.seed, "ext", c[0].id, c[1]))
+    for item, col, value in cells[:MAX_CELLS]:
+        record = cell_record(ctx, item, value)
+        if record is None:
+            continue
+        q = f"What {col} was recorded for {item_phrase(item)}{on_dataset(item)}?"
+        unit = unit_of(col, value)
+        out.append(draft(
+            ctx, "extraction", "extraction.cell", q, value, value=value, unit=unit, evidence=[record.id],
+            steps=[(f"Find the record reporting {item_phrase(item)}{on_dataset(item)}.", [record.id]),
+                   (f"Read its {col}: {value}.", [record.id])],
+            derivation=Derivation(kind="lookup", operands=[value], result=value, fact_key=f"{item.id}:{col}"),
+        ))
+    return out
+
+
+def _pictures(ctx: GenContext) -> list[QAItem]:
+    """Values that only the picture shows (the plan keeps them out of the message text)."""
+    index, out = ctx.index, []
+    for event in index.plan.events:
+        doc = index.docs.get(event.attachment or "")
+        if doc is None or not event.must_not_contain:
+            continue
+        images = [r for r in index.doc_records(doc.id) if r.modality == "visual"]
+        if not images:
+            continue
+        for item_id in doc.item_ids:
+            item = index.items.get(item_id)
+            if item is None:
+                continue
+            for col, cell in item.values.items():
+                value = cell.strip()
+                if value not in event.must_not_contain or f"{item_id}:{col}" in index.errors_by_target:
+                    continue
+                image = next((r for r in images if index.shows(r, value)), None)
+                if image is None:
+                    continue
+                q = f"In the image titled '{doc.title}', what {col} is shown for {item_phrase(item)}?"
+                out.append(draft(
+                    ctx, "extraction", "extraction.picture", q, value, value=value, unit=unit_of(col, value),
+                    evidence=[image.id],
+                    steps=[(f"Open the image '{doc.title}'.", [image.id]),
+                           (f"Read the {col} plotted for {item_phrase(item)}: {value}.", [image.id])],
+                    derivation=Derivation(kind="lookup", operands=[value], result=value, fact_key=f"{item_id}:{col}"),
+                ))
+    return out[:6]
+
+
+def _invented(ctx: GenContext) -> list[QAItem]:
+    index, out = ctx.index, []
+    for fact in index.plan.invented:
+        if fact.id in {e.target for e in index.plan.errors}:
+            continue
+        record = index.value_record(fact.value, ref=fact.id)
+        if record is None:
+            continue
+        answer = f"{fact.value} {fact.unit}".strip()
+        q = f"What {fact.name} did the team measure?"
+        out.append(draft(
+            ctx, "extraction", "extraction.invented", q, answer, value=fact.value, unit=fact.unit,
+            evidence=[record.id],
+            steps=[(f"Find the message reporting the {fact.name}.", [record.id]),
+                   (f"It states {answer}.", [record.id])],
+            derivation=Derivation(kind="lookup", operands=[fact.value], result=fact.value, fact_key=fact.id),
+        ))
+    return out

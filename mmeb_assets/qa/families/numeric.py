@@ -1,0 +1,211 @@
+"""Computation, comparison and interpretation over two or more recorded values of one table."""
+from __future__ import annotations
+
+from collections import defaultdict
+from decimal import Decimal
+
+from mmeb_assets.qa.families.base import (
+    GenContext, cell_record, clean_cells, draft, ids, is_cost_column, item_phrase, stable_rank, unit_of,
+)
+from mmeb_assets.qa.text import decimals, fmt, parse_number
+from mmeb_assets.schema import Derivation, PlanItem, QAItem
+
+
+def _columns(ctx: GenContext) -> dict[tuple[str, str], list[tuple[PlanItem, str]]]:
+    """(table, column) -> [(item, value)] over clean numeric cells, in plan order."""
+    groups: dict[tuple[str, str], list[tuple[PlanItem, str]]] = defaultdict(list)
+    for item, col, value in clean_cells(ctx):
+        groups[(item.table_id or "items", col)].append((item, value))
+    return {k: v for k, v in groups.items() if len(v) >= 2 and len({i.label for i, _ in v}) == len(v)}
+
+
+def _complete(ctx: GenContext, table: str, col: str, cells: list) -> bool:
+    """Every item of the table that has this column is among the clean cells (rankings need all)."""
+    members = [i for i in ctx.index.plan.items if (i.table_id or "items") == table and col in i.values]
+    return len(members) == len(cells)
+
+
+def _pairs(ctx: GenContext, limit: int) -> list[tuple[str, PlanItem, str, PlanItem, str]]:
+    out = []
+    for (table, col), cells in sorted(_columns(ctx).items()):
+        for a in range(len(cells)):
+            for b in range(a + 1, len(cells)):
+                (ia, va), (ib, vb) = cells[b], cells[a]
+                if parse_number(va) != parse_number(vb):
+                    out.append((col, ia, va, ib, vb))
+    out.sort(key=lambda p: stable_rank(ctx.seed, p[0], p[1].id, p[3].id))
+    return out[:limit]
+
+
+def _operand_records(ctx: GenContext, cells: list[tuple[PlanItem, str]]) -> list[str]:
+    """One record that shows every operand when there is one, else one record per operand."""
+    index = ctx.index
+    values = [v for _, v in cells]
+    for doc in index.plan.documents:
+        if doc.error_ids_shown_wrong or not all(i.id in doc.item_ids for i, _ in cells):
+            continue
+        for record in index.doc_records(doc.id):
+            if all(index.shows(record, v) for v in values):
+                return [record.id]
+    found = [cell_record(ctx, item, value) for item, value in cells]
+    return ids(found) if all(found) else []
+
+
+def computation(ctx: GenContext) -> list[QAItem]:
+    out = []
+    for n, (col, ia, va, ib, vb) in enumerate(_pairs(ctx, 8)):
+        evidence = _operand_records(ctx, [(ia, va), (ib, vb)])
+        if not evidence:
+            continue
+        a, b = parse_number(va), parse_number(vb)
+        places = max(decimals(va), decimals(vb))
+        if n % 3 == 2 and b != 0:
+            result = fmt(a / b, 2)
+            q = (f"What is the ratio of the {col} of {item_phrase(ia)} to that of {item_phrase(ib)}, "
+                 f"to two decimal places?")
+            answer, kind, how = f"{result} ({va} / {vb})", "ratio", f"{va} / {vb} = {result}"
+        else:
+            result = fmt(a - b, places)
+            unit = unit_of(col, va)
+            q = f"How much higher or lower is the {col} of {item_phrase(ia)} than that of {item_phrase(ib)}?"
+            sign = "higher" if a > b else "lower"
+            answer = f"{fmt(abs(a - b), places)}{' ' + unit if unit else ''} {sign} ({va} vs {vb})"
+            kind, how = "difference", f"{va} - {vb} = {result}"
+        out.append(draft(
+            ctx, "computation", f"computation.{kind}", q, answer, value=result, evidence=evidence,
+            steps=[(f"Read the {col} of {item_phrase(ia)}: {va}.", evidence[:1]),
+                   (f"Read the {col} of {item_phrase(ib)}: {vb}.", evidence[-1:]),
+                   (f"Compute {how}.", [])],
+            derivation=Derivation(kind=kind, operands=[va, vb], result=result, fact_key=f"{ia.id}|{ib.id}:{col}"),
+        ))
+    return out
+
+
+def comparison(ctx: GenContext) -> list[QAItem]:
+    return _rankings(ctx) + _pairwise(ctx) + _budget(ctx)
+
+
+def _rankings(ctx: GenContext) -> list[QAItem]:
+    out = []
+    for (table, col), cells in sorted(_columns(ctx).items()):
+        if len(cells) < 3 or not _complete(ctx, table, col, cells):
+            continue
+        values = [parse_number(v) for _, v in cells]
+        if len(set(values)) != len(values):
+            continue
+        evidence = _operand_records(ctx, cells)
+        if not evidence:
+            continue
+        low = is_cost_column(col)
+        best = (min if low else max)(range(len(cells)), key=lambda i: values[i])
+        item, value = cells[best]
+        scope = f"the {len(cells)} {cells[0][0].dataset + ' ' if cells[0][0].dataset else ''}results in the week's table"
+        q = f"Among {scope}, which one has the {'lowest' if low else 'highest'} {col}?"
+        out.append(draft(
+            ctx, "comparison", "comparison.rank", q, f"{item.label} ({value})", value=item.label, evidence=evidence,
+            steps=[(f"Read the {col} of every result: " + ", ".join(f"{i.label} {v}" for i, v in cells) + ".", evidence),
+                   (f"The {'lowest' if low else 'highest'} is {item.label} with {value}.", [])],
+            derivation=Derivation(kind="rank_low" if low else "rank", operands=[f"{i.label}={v}" for i, v in cells], result=item.label,
+                                  fact_key=f"{table}:{col}"),
+        ))
+    return out[:3]
+
+
+def _pairwise(ctx: GenContext) -> list[QAItem]:
+    out = []
+    for col, ia, va, ib, vb in _pairs(ctx, 12)[8:12]:
+        evidence = _operand_records(ctx, [(ia, va), (ib, vb)])
+        if not evidence:
+            continue
+        a, b = parse_number(va), parse_number(vb)
+        low = is_cost_column(col)
+        winner, wv, other, ov = (ia, va, ib, vb) if (a < b) == low else (ib, vb, ia, va)
+        word = "lower" if low else "higher"
+        margin = fmt(abs(a - b), max(decimals(va), decimals(vb)))
+        q = f"Which has the {word} {col}: {item_phrase(ia)} or {item_phrase(ib)}, and by how much?"
+        out.append(draft(
+            ctx, "comparison", "comparison.pair", q, f"{winner.label}: {wv} vs {ov} (by {margin})", value=winner.label,
+            evidence=evidence,
+            steps=[(f"Read {va} for {ia.label} and {vb} for {ib.label}.", evidence),
+                   (f"{winner.label} is {word} by {margin}.", [])],
+            derivation=Derivation(kind="rank_low" if low else "rank", operands=[f"{ia.label}={va}", f"{ib.label}={vb}"],
+                                  result=winner.label, fact_key=f"pair:{ia.id}|{ib.id}:{col}",
+                                  premise_values=[ia.label, ib.label]),
+        ))
+    return out
+
+
+def _budget(ctx: GenContext) -> list[QAItem]:
+    """Best quality column under a cap on a cost-like column, where the cap changes the choice."""
+    groups, out = _columns(ctx), []
+    for (table, quality), qcells in sorted(groups.items()):
+        if is_cost_column(quality):
+            continue
+        for (table2, cost), ccells in sorted(groups.items()):
+            if table2 != table or not is_cost_column(cost) or not _complete(ctx, table, quality, qcells) \
+                    or not _complete(ctx, table, cost, ccells):
+                continue
+            made = _one_budget(ctx, quality, qcells, cost, ccells)
+            if made:
+                out.append(made)
+    return out[:2]
+
+
+def _one_budget(ctx, quality, qcells, cost, ccells) -> QAItem | None:
+    costs = {i.id: (v, parse_number(v)) for i, v in ccells}
+    rows = [(i, v, parse_number(v)) + costs[i.id] for i, v in qcells if i.id in costs]
+    if len(rows) < 3:
+        return None
+    best = max(rows, key=lambda r: r[2])
+    cheaper = sorted({r[4] for r in rows if r[4] < best[4]})
+    if not cheaper:
+        return None
+    cap = (cheaper[-1] + best[4]) / 2
+    cap_text = fmt(cap, max(decimals(best[3]), 0) + (0 if cap == cap.to_integral() else 1))
+    fits = [r for r in rows if r[4] <= Decimal(cap_text)]
+    choice = max(fits, key=lambda r: r[2])
+    if [r for r in fits if r[2] == choice[2] and r is not choice]:
+        return None
+    evidence = _operand_records(ctx, [(r[0], r[1]) for r in rows] + [(r[0], r[3]) for r in rows])
+    if not evidence:
+        return None
+    q = f"Which result has the highest {quality} while keeping {cost} at or below {cap_text}?"
+    answer = f"{choice[0].label} ({quality} {choice[1]}, {cost} {choice[3]})"
+    return draft(
+        ctx, "comparison", "comparison.budget", q, answer, value=choice[0].label, evidence=evidence,
+        steps=[(f"Read {quality} and {cost} of each result.", evidence),
+               (f"Keep results with {cost} <= {cap_text}: " + ", ".join(r[0].label for r in fits) + ".", []),
+               (f"The highest {quality} among them is {choice[0].label} ({choice[1]}).", [])],
+        derivation=Derivation(kind="budget_choice", operands=[f"{r[0].label}={r[1]}|{r[3]}" for r in rows] + [cap_text],
+                              result=choice[0].label, fact_key=f"budget:{quality}:{cost}", premise_values=[cap_text]),
+    )
+
+
+def interpretation(ctx: GenContext) -> list[QAItem]:
+    out = []
+    for n, (col, ia, va, ib, vb) in enumerate(_pairs(ctx, 12)[4:10]):
+        evidence = _operand_records(ctx, [(ia, va), (ib, vb)])
+        if not evidence:
+            continue
+        a, b = parse_number(va), parse_number(vb)
+        hi, hv, lo, lv = (ia, va, ib, vb) if a > b else (ib, vb, ia, va)
+        places = max(decimals(va), decimals(vb))
+        gap = abs(a - b)
+        supported = stable_rank(ctx.seed, "interp", ia.id, ib.id, col) % 2 == 0
+        claim = (gap / 2) if supported else (gap * 2 + Decimal(1).scaleb(-places))
+        claim_text = fmt(claim, places)
+        if Decimal(claim_text) == gap or Decimal(claim_text) <= 0:
+            continue
+        verdict = "Yes" if gap >= Decimal(claim_text) else "No"
+        q = (f"Do the recorded {col} values support the claim that {item_phrase(hi)} is ahead of "
+             f"{item_phrase(lo)} by at least {claim_text}?")
+        answer = f"{verdict}: {hv} vs {lv} is a gap of {fmt(gap, places)}, {'at least' if verdict == 'Yes' else 'less than'} {claim_text}."
+        out.append(draft(
+            ctx, "interpretation", "interpretation.claim", q, answer, value=verdict, evidence=evidence,
+            steps=[(f"Read {hv} for {hi.label} and {lv} for {lo.label}.", evidence),
+                   (f"The gap is {fmt(gap, places)}; compare it with {claim_text}.", []),
+                   (f"So the claim is {'supported' if verdict == 'Yes' else 'not supported'}.", [])],
+            derivation=Derivation(kind="claim_check", operands=[hv, lv, claim_text], result=verdict,
+                                  fact_key=f"claim:{hi.id}|{lo.id}:{col}", premise_values=[claim_text]),
+        ))
+    return out
