@@ -1,14 +1,20 @@
 """One LLM resource for every LLM stage.
 
 Backends: `rules` (no model: each stage runs its deterministic twin), `openai` (any
-OpenAI-compatible endpoint: OpenAI, vLLM server, llama.cpp server, Ollama). Evaluation adds the
-in-process backends. Stages call `generate_json`, which checks the output against a pydantic schema
-and a stage validator and regenerates with the accumulated errors fed back, a bounded number of times.
+OpenAI-compatible endpoint: OpenAI, vLLM server, llama.cpp server, Ollama), `transformers`
+(in-process, CPU or GPU) and `vllm` (in-process, GPU). Stages call `generate_json`, which checks the
+output against a pydantic schema and a stage validator and regenerates with the accumulated errors
+fed back, a bounded number of times; `chat` / `achat` / `chat_batch` give plain text.
+
+Every call goes through `LLMClient` (mmeb_resources/llm_client.py): a persistent SQLite response
+cache (an unchanged request makes no call), a concurrency limit, retries with backoff honouring
+Retry-After, and a token/cost ledger per stage and model (`usage()`, `ledger_rows()`).
 """
 from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Callable, Literal, TypeVar
 
@@ -16,6 +22,10 @@ from dagster import ConfigurableResource
 from pydantic import BaseModel, PrivateAttr, ValidationError
 
 from mmeb_assets.prompts import PromptTemplate
+from mmeb_resources.llm_cache import ResponseCache
+from mmeb_resources.llm_client import Completion, LLMClient, OpenAIBackend, RetryPolicy, run_sync
+from mmeb_resources.llm_ledger import Usage, UsageLedger
+from mmeb_resources.storage import default_home
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 Validator = Callable[[BaseModel], list[str]]
@@ -55,16 +65,34 @@ def extract_json_object(text: str) -> dict:
 
 
 class LLMResource(ConfigurableResource):
-    """`backend='rules'` runs offline; otherwise `base_url`, `model`, `api_key` (use `EnvVar`)."""
+    """`backend='rules'` runs offline; otherwise `base_url`, `model`, `api_key` (use `EnvVar`).
 
-    backend: Literal["rules", "openai"] = "rules"
+    `model_path` is a local folder, a GGUF file or `pkg:<package>/<file>` for in-process backends.
+    `cache_path` / `ledger_path` empty means `<home>/cache/llm_responses.sqlite` and
+    `<home>/cache/llm_ledger.sqlite`; `use_cache=False` turns the response cache off.
+    """
+
+    backend: Literal["rules", "openai", "transformers", "vllm"] = "rules"
     model: str = ""
     base_url: str = ""
     api_key: str = ""
+    model_path: str = ""
+    device: str = "auto"
     temperature: float = 0.0
     max_tokens: int = 2048
+    max_context_tokens: int = 8192
     max_json_tries: int = 3
     timeout_s: float = 120.0
+    concurrency: int = 8
+    max_retries: int = 6
+    backoff_base_s: float = 0.5
+    backoff_max_s: float = 30.0
+    use_cache: bool = True
+    cache_path: str = ""
+    ledger_path: str = ""
+    home: str = ""
+    price_prompt_per_mtok: float = 0.0
+    price_completion_per_mtok: float = 0.0
 
     _client: object = PrivateAttr(default=None)
 
@@ -76,25 +104,72 @@ class LLMResource(ConfigurableResource):
     def generator_name(self) -> str:
         return "rules" if self.offline else f"{self.backend}:{self.model}"
 
-    def _openai(self):
-        if self._client is None:
-            from openai import OpenAI
+    def _home(self) -> Path:
+        return Path(self.home).resolve() if self.home else default_home()
 
+    def _make_backend(self):
+        if self.backend == "openai":
             if not self.base_url and not self.api_key:
                 raise ValueError("LLMResource(backend='openai') needs base_url or api_key")
-            self._client = OpenAI(base_url=self.base_url or None, api_key=self.api_key or "not-needed",
-                                  timeout=self.timeout_s, max_retries=3)
-        return self._client
+            retry = RetryPolicy(max_retries=self.max_retries, base_delay_s=self.backoff_base_s,
+                                max_delay_s=self.backoff_max_s)
+            return OpenAIBackend(self.base_url or "https://api.openai.com/v1", self.model, self.api_key,
+                                 self.timeout_s, retry)
+        from mmeb_resources.llm_backends import TransformersBackend, VLLMBackend
+
+        if self.backend == "transformers":
+            return TransformersBackend(self.model, self.model_path, self.device, self._home() / "cache",
+                                       self.max_context_tokens)
+        if self.backend == "vllm":
+            return VLLMBackend(self.model, self.model_path, max_model_len=self.max_context_tokens)
+        raise ValueError(f"unknown LLM backend {self.backend!r}")
+
+    def client(self) -> LLMClient:
+        """The cache + ledger + backend stack, built on first use."""
+        if self.offline:
+            raise RuntimeError("LLMResource backend is 'rules'; call the deterministic twin instead")
+        if self._client is None:
+            cache_root = self._home() / "cache"
+            cache = ResponseCache(Path(self.cache_path) if self.cache_path else cache_root / "llm_responses.sqlite"
+                                  ) if self.use_cache else ResponseCache(None)
+            ledger = UsageLedger(Path(self.ledger_path) if self.ledger_path else cache_root / "llm_ledger.sqlite")
+            self._client = LLMClient(self._make_backend(), cache, ledger, concurrency=self.concurrency,
+                                     price_in=self.price_prompt_per_mtok, price_out=self.price_completion_per_mtok)
+        return self._client  # type: ignore[return-value]
+
+    def _params(self, params: dict) -> dict:
+        return {"temperature": params.get("temperature", self.temperature),
+                "max_tokens": params.get("max_tokens", self.max_tokens)}
+
+    async def achat(self, messages: list[dict], *, stage: str, **params) -> Completion:
+        return await self.client().achat(messages, self._params(params), stage=stage)
+
+    async def achat_batch(self, batch: list[list[dict]], *, stage: str, **params) -> list[Completion]:
+        return await self.client().abatch([(m, self._params(params)) for m in batch], stage=stage)
+
+    def chat_batch(self, batch: list[list[dict]], *, stage: str, **params) -> list[Completion]:
+        """Many conversations at once, at most `concurrency` in flight; results in input order."""
+        return run_sync(lambda: self.achat_batch(batch, stage=stage, **params))
+
+    def complete(self, messages: list[dict], *, stage: str, **params) -> Completion:
+        return run_sync(lambda: self.achat(messages, stage=stage, **params))
 
     def chat(self, messages: list[dict], *, stage: str, **params) -> str:
         if self.offline:
             raise RuntimeError(f"{stage}: LLMResource backend is 'rules'; call the deterministic twin instead")
-        reply = self._openai().chat.completions.create(
-            model=self.model, messages=messages,
-            temperature=params.get("temperature", self.temperature),
-            max_tokens=params.get("max_tokens", self.max_tokens),
-        )
-        return reply.choices[0].message.content or ""
+        return self.complete(messages, stage=stage, **params).text
+
+    def usage(self, stage: str | None = None) -> Usage:
+        """What this resource instance spent (requests, cache hits, tokens, cost) for a stage."""
+        if self._client is None:
+            return Usage()
+        return self._client.ledger.session_usage(stage=stage, model=self.model)  # type: ignore[attr-defined]
+
+    def ledger_rows(self) -> list[dict]:
+        """All-time totals per stage and model from the ledger file."""
+        if self.offline:
+            return []
+        return self.client().ledger.by_stage_and_model()
 
     def generate_json(self, template: PromptTemplate, variables: dict, schema: type[ModelT], *,
                       stage: str, validate: Validator | None = None) -> JsonResult:

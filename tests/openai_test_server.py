@@ -2,11 +2,18 @@
 
 `OpenAITestServer(handler)` where handler(request_json) -> str reply text, or a
 `Fault(status, headers, body)` to answer with an error, or `DropConnection()`.
+`latency_s` delays every POST by a fixed time (for benchmarks of the client's concurrency).
+
+Run as a script it is a stand-in for `vllm serve`: it takes the same arguments
+(`<model> --host H --port P [...]`), serves /health, /v1/models and echoing chat completions, and
+exits on SIGTERM, so the managed-server logic of `mmeb_resources.gpu` can be tested for real.
 """
 from __future__ import annotations
 
 import json
+import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable
@@ -24,17 +31,21 @@ class DropConnection:
 
 
 class OpenAITestServer:
-    def __init__(self, handler: Callable[[dict], object]):
+    def __init__(self, handler: Callable[[dict], object], latency_s: float = 0.0, host: str = "127.0.0.1",
+                 port: int = 0, model_name: str = "test-model"):
         self.handler = handler
+        self.latency_s = latency_s
         self.requests: list[dict] = []
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
             def log_message(self, *args):
                 pass
 
             def do_GET(self):
-                body = json.dumps({"data": [{"id": "test-model", "object": "model"}]}).encode()
+                body = json.dumps({"data": [{"id": model_name, "object": "model"}]}).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
@@ -45,6 +56,8 @@ class OpenAITestServer:
                 length = int(self.headers.get("Content-Length", "0"))
                 payload = json.loads(self.rfile.read(length) or b"{}")
                 outer.requests.append(payload)
+                if outer.latency_s:
+                    time.sleep(outer.latency_s)
                 result = outer.handler(payload)
                 if isinstance(result, DropConnection):
                     self.close_connection = True
@@ -63,7 +76,11 @@ class OpenAITestServer:
                 self.end_headers()
                 self.wfile.write(body)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        class Server(ThreadingHTTPServer):
+            daemon_threads = True
+            request_queue_size = 256
+
+        self.httpd = Server((host, port), Handler)
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     @property
@@ -86,3 +103,46 @@ def _completion(payload: dict, text: str) -> dict:
         "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
         "usage": {"prompt_tokens": 10, "completion_tokens": max(1, len(text) // 4), "total_tokens": 10 + len(text) // 4},
     }
+
+
+def _echo(payload: dict) -> str:
+    messages = payload.get("messages") or [{}]
+    content = messages[-1].get("content", "")
+    if isinstance(content, list):
+        content = " ".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return f"echo: {str(content)[-80:]}"
+
+
+def main(argv: list[str]) -> int:
+    """`python tests/openai_test_server.py <model> --host H --port P [--startup-delay S] [vllm args...]`."""
+    import signal
+
+    model, host, port, delay, served = (argv[0] if argv else "test-model"), "127.0.0.1", 8000, 0.0, None
+    for index, arg in enumerate(argv):
+        following = argv[index + 1] if index + 1 < len(argv) else ""
+        if arg == "--host":
+            host = following
+        elif arg == "--port":
+            port = int(following)
+        elif arg == "--startup-delay":
+            delay = float(following)
+        elif arg == "--served-model-name":
+            served = following
+        elif arg == "--fail-start":
+            print("fake server: refusing to start", flush=True)
+            return 3
+    time.sleep(delay)
+    server = OpenAITestServer(_echo, host=host, port=port, model_name=served or model)
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    print(f"fake vllm server for {model} on {host}:{port}", flush=True)
+    try:
+        server.httpd.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.httpd.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -5,6 +5,8 @@ from pydantic import BaseModel, Field
 
 from mmeb_assets.schema.common import Provenance
 
+from mmeb_assets.schema.common import Provenance
+
 
 class Retrieval(BaseModel):
     question_id: str
@@ -29,6 +31,9 @@ class Answer(BaseModel):
     text_only: bool = Field(default=True, description="True when images were not passed to the model")
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    task: str = ""
+    images: int = Field(default=0, description="images passed to the model")
+    dropped_record_ids: list[str] = Field(default=[], description="retrieved but left out: prompt budget")
 
 
 class Judgment(BaseModel):
@@ -38,3 +43,68 @@ class Judgment(BaseModel):
     correct: bool
     reason: str
     judge: str
+    rules_correct: bool | None = None
+    llm_correct: bool | None = None
+    llm_reason: str = ""
+
+
+# --- evaluation stage outputs (added by the evaluation stage; all fields optional or new models) ---
+
+class AnswerSet(BaseModel):
+    """`evaluation/<model>/k<k>/answers.json`: one model's answers at one k."""
+
+    model: str
+    k: int
+    retriever: str
+    backend: str
+    generator: str = Field(default="", description="'reader:<policy>' or backend:model")
+    vision: bool = False
+    evidence: str = Field(default="retrieved", description="'retrieved' or 'gold' (oracle evidence)")
+    n_questions: int = Field(default=0, description="questions in the benchmark")
+    sample_size: int | None = Field(default=None, description="None: every question was answered")
+    sample_ids: list[str] = []
+    recall_at_k: float | None = Field(default=None, description="evidence Recall@k of the retrieval used")
+    recall_source: str = Field(default="", description="'retrievals' (retrieval stage) or 'computed'")
+    max_prompt_tokens: int | None = None
+    answers: list[Answer]
+    provenance: Provenance
+
+
+class JudgmentSet(BaseModel):
+    """`evaluation/<model>/k<k>/judgments.json`."""
+
+    model: str
+    k: int
+    judge: str = Field(description="'rules', or 'llm:<model>' when the LLM judge decided")
+    judgments: list[Judgment]
+    accuracy: float = 0.0
+    agreement: float | None = Field(default=None, description="rules vs LLM judge, when both ran")
+    n_compared: int = 0
+    provenance: Provenance
+
+
+class LeaderboardCell(BaseModel):
+    table: str = Field(description="'table5' | 'table6' | 'table7'")
+    model: str
+    group: str = ""
+    k: int
+    retriever: str = ""
+    column: str
+    n: int
+    correct: int
+    accuracy: float
+    ci_low: float
+    ci_high: float
+
+
+class Leaderboard(BaseModel):
+    """`benchmark/leaderboard.json`; markdown, CSV and PNG under `evaluation/reports/`."""
+
+    cells: list[LeaderboardCell]
+    recall: dict[str, dict[str, float]] = Field(default={}, description="retriever -> k -> Recall@k (%)")
+    sampled: dict[str, int] = Field(default={}, description="model -> questions answered, for sampled models")
+    agreement: dict[str, float] = Field(default={}, description="'model@k' -> judge agreement")
+    missing: list[str] = Field(default=[], description="model x k partitions with no judgments yet")
+    notes: list[str] = []
+    files: dict[str, str] = {}
+    provenance: Provenance

@@ -1,0 +1,86 @@
+"""Diagnostic readers: no model, only surface matching. They audit the benchmark for shortcuts.
+
+A reader finds the lines of the supplied records that share the most content words with the
+question, takes the values of the kind the question asks for (a number, or a name/identifier) that
+the question does not already state, and answers with the one in the latest record (`latest`) or the
+earliest (`first`). With `evidence: gold` it reads the gold evidence instead of the retrieval (an
+oracle-evidence setting). If a reader scores high on a task, the task can be solved by a shortcut:
+that is a finding to report. The readers never look at the reference answer.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from mmeb_assets.evaluation.prompting import presentation_order
+from mmeb_assets.schema.records import Record
+
+ABSTAIN = "Not established in the records."
+STOPWORDS = frozenset(
+    "a an the of to in on at for from by with and or is are was were be been being what which who whom whose "
+    "when where why how many much does do did that this these those it its as than then into per after before "
+    "according record records value values number their there has have had most least latest first last "
+    "current currently final reported report stated state says said any all not no".split()
+)
+NUMBER = re.compile(r"(?<![\w.])[-+]?\$?\d[\d,]*(?:\.\d+)?%?(?![\w])")
+ENTITY = re.compile(r"\b(?:[A-Z][\w-]*\d[\w-]*|[a-z]+_[\w]+|[A-Z][a-z]+(?:[ -][A-Z][\w-]+)*)\b")
+NUMERIC_QUESTION = re.compile(
+    r"\b(how many|how much|by how|what percentage|percent|ratio|difference|total|average|sum|count|rate|"
+    r"score|value|cost|budget|amount|number|size|latency|accuracy|f1|ndcg|recall|precision|auc|bleu)\b", re.I)
+
+
+def terms(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9@_]+", text.lower()) if w not in STOPWORDS and len(w) > 1}
+
+
+def wants_number(question: str) -> bool:
+    return bool(NUMERIC_QUESTION.search(question))
+
+
+@dataclass(frozen=True)
+class Mention:
+    position: int  # record position in presentation order
+    line: int
+    overlap: int
+    value: str
+
+
+def _candidates(line: str, question: str, numeric: bool) -> list[str]:
+    asked = question.lower()
+    if numeric:
+        found = [m.group(0) for m in NUMBER.finditer(line)]
+    else:
+        found = [m.group(0) for m in ENTITY.finditer(line)]
+    return [v for v in found if v.lower().strip("$%") not in asked]
+
+
+def mentions(question: str, records: list[Record], numeric: bool) -> list[Mention]:
+    """Every value of the asked kind on a line that shares content words with the question."""
+    wanted = terms(question)
+    found: list[Mention] = []
+    for position, record in enumerate(presentation_order(records)):
+        lines = [l for l in record.text.splitlines() if l.strip()]
+        for number, line in enumerate(lines[1:] if len(lines) > 1 else lines):
+            overlap = len(wanted & terms(line))
+            if overlap == 0:
+                continue
+            for value in _candidates(line, question, numeric):
+                found.append(Mention(position, number, overlap, value))
+    return found
+
+
+def read_answer(question: str, records: list[Record], policy: str) -> str:
+    """The latest (or first) mention of a matching value on the best-matching lines."""
+    numeric = wants_number(question)
+    found = mentions(question, records, numeric) or mentions(question, records, not numeric)
+    if not found:
+        return ABSTAIN
+    best = max(m.overlap for m in found)
+    top = [m for m in found if m.overlap == best]
+    if policy == "latest":
+        chosen = max(top, key=lambda m: (m.position, m.line, top.index(m)))
+    elif policy == "first":
+        chosen = min(top, key=lambda m: (m.position, m.line, top.index(m)))
+    else:
+        raise ValueError(f"unknown reader policy {policy!r} (latest | first)")
+    return chosen.value

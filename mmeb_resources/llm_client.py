@@ -1,0 +1,243 @@
+"""The asynchronous core every LLM call goes through.
+
+`LLMClient` = a backend + the response cache + the usage ledger + a concurrency limit.
+`OpenAIBackend` speaks the OpenAI chat-completions protocol over HTTP (OpenAI, a vLLM server,
+llama.cpp server, Ollama) and retries with exponential backoff on 429, 5xx, timeouts and dropped
+connections, waiting at least the server's Retry-After when it sends one.
+"""
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import random
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Protocol, TypeVar
+
+import httpx
+
+from mmeb_resources.llm_cache import CachedReply, ResponseCache, cache_key
+from mmeb_resources.llm_ledger import UsageLedger, call_cost
+
+T = TypeVar("T")
+RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
+
+
+class LLMRequestError(RuntimeError):
+    """A request failed for good (a non-retryable status, or retries exhausted)."""
+
+    def __init__(self, message: str, status: int | None = None, attempts: int = 1):
+        super().__init__(message)
+        self.status = status
+        self.attempts = attempts
+
+
+@dataclass
+class Completion:
+    text: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    retries: int = 0
+    cached: bool = False
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    max_retries: int = 6
+    base_delay_s: float = 0.5
+    max_delay_s: float = 30.0
+    max_retry_after_s: float = 120.0
+
+    def backoff(self, attempt: int) -> float:
+        """Exponential with full jitter in [delay/2, delay]; attempt counts from 0."""
+        delay = min(self.max_delay_s, self.base_delay_s * (2 ** attempt))
+        return delay * (0.5 + random.random() / 2)
+
+    def delay_for(self, attempt: int, retry_after: float | None) -> float:
+        if retry_after is not None:
+            return min(self.max_retry_after_s, max(retry_after, 0.0))
+        return self.backoff(attempt)
+
+
+def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds to wait from a Retry-After header: delta-seconds or an HTTP date."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        moment = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, moment.timestamp() - (time.time() if now is None else now))
+
+
+class Backend(Protocol):
+    name: str
+    model: str
+
+    async def acomplete(self, messages: list[dict], params: dict, http: httpx.AsyncClient | None) -> Completion:
+        ...
+
+
+class OpenAIBackend:
+    """POST {base_url}/chat/completions with retries."""
+
+    name = "openai"
+
+    def __init__(self, base_url: str, model: str, api_key: str = "", timeout_s: float = 120.0,
+                 retry: RetryPolicy = RetryPolicy(), sleep: Callable[[float], Awaitable[None]] = asyncio.sleep):
+        if not base_url:
+            raise ValueError("openai backend needs base_url (e.g. https://api.openai.com/v1 or a local server)")
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.api_key = api_key
+        self.timeout_s = timeout_s
+        self.retry = retry
+        self.sleep = sleep
+
+    def headers(self) -> dict:
+        return {"Authorization": f"Bearer {self.api_key or 'not-needed'}", "Content-Type": "application/json"}
+
+    def new_http(self, concurrency: int) -> httpx.AsyncClient:
+        limits = httpx.Limits(max_connections=max(1, concurrency), max_keepalive_connections=max(1, concurrency))
+        return httpx.AsyncClient(timeout=httpx.Timeout(self.timeout_s), limits=limits, headers=self.headers())
+
+    async def acomplete(self, messages: list[dict], params: dict, http: httpx.AsyncClient | None) -> Completion:
+        owned = http is None
+        http = http or self.new_http(1)
+        try:
+            return await self._with_retries(http, {"model": self.model, "messages": messages, **params})
+        finally:
+            if owned:
+                await http.aclose()
+
+    async def _with_retries(self, http: httpx.AsyncClient, body: dict) -> Completion:
+        url = f"{self.base_url}/chat/completions"
+        last = ""
+        for attempt in range(self.retry.max_retries + 1):
+            retry_after = None
+            try:
+                response = await http.post(url, json=body)
+            except (httpx.TimeoutException, httpx.TransportError) as exc:
+                last = f"{type(exc).__name__}: {exc}"
+            else:
+                if response.status_code == 200:
+                    return _parse_completion(response, retries=attempt)
+                last = f"HTTP {response.status_code}: {response.text[:300]}"
+                if response.status_code not in RETRY_STATUSES and response.status_code < 500:
+                    raise LLMRequestError(f"{url}: {last}", status=response.status_code, attempts=attempt + 1)
+                retry_after = parse_retry_after(response.headers.get("Retry-After"))
+            if attempt < self.retry.max_retries:
+                await self.sleep(self.retry.delay_for(attempt, retry_after))
+        raise LLMRequestError(f"{url}: gave up after {self.retry.max_retries + 1} attempts; last error {last}",
+                              attempts=self.retry.max_retries + 1)
+
+
+def _parse_completion(response: httpx.Response, retries: int) -> Completion:
+    try:
+        data = response.json()
+        text = data["choices"][0]["message"].get("content") or ""
+    except (ValueError, KeyError, IndexError, TypeError) as exc:
+        raise LLMRequestError(f"malformed chat completion: {exc}: {response.text[:300]}") from exc
+    usage = data.get("usage") or {}
+    return Completion(text=text, prompt_tokens=int(usage.get("prompt_tokens") or 0),
+                      completion_tokens=int(usage.get("completion_tokens") or 0), retries=retries)
+
+
+def run_sync(coro_factory: Callable[[], Awaitable[T]]) -> T:
+    """Run a coroutine from sync code, also when the caller already sits inside an event loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro_factory())
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = asyncio.run(coro_factory())
+        except BaseException as exc:  # re-raised in the caller's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+class LLMClient:
+    """Cache -> backend (bounded concurrency) -> ledger, for one backend and model."""
+
+    def __init__(self, backend: Backend, cache: ResponseCache, ledger: UsageLedger, *, concurrency: int = 8,
+                 price_in: float = 0.0, price_out: float = 0.0):
+        self.backend = backend
+        self.cache = cache
+        self.ledger = ledger
+        self.concurrency = max(1, concurrency)
+        self.price_in = price_in
+        self.price_out = price_out
+
+    def key(self, messages: list[dict], params: dict) -> str:
+        return cache_key(self.backend.name, self.backend.model, messages, params)
+
+    async def _one(self, messages: list[dict], params: dict, stage: str, http, gate: asyncio.Semaphore) -> Completion:
+        key = self.key(messages, params)
+        hit = self.cache.get(key)
+        if hit is not None:
+            self.ledger.record(stage=stage, backend=self.backend.name, model=self.backend.model, cached=True,
+                               prompt_tokens=hit.prompt_tokens, completion_tokens=hit.completion_tokens, cost_usd=0.0)
+            return Completion(hit.text, hit.prompt_tokens, hit.completion_tokens, cached=True)
+        async with gate:
+            done = await self.backend.acomplete(messages, params, http)
+        self._store((messages, params), done, stage)
+        return done
+
+    async def abatch(self, requests: list[tuple[list[dict], dict]], *, stage: str) -> list[Completion]:
+        """All requests concurrently (at most `concurrency` in flight); results in input order."""
+        if hasattr(self.backend, "complete_many") and len(requests) > 1:
+            return await self._engine_batch(requests, stage)
+        gate = asyncio.Semaphore(self.concurrency)
+        new_http = getattr(self.backend, "new_http", None)
+        http = new_http(self.concurrency) if new_http else None
+        try:
+            return list(await asyncio.gather(*(self._one(m, p, stage, http, gate) for m, p in requests)))
+        finally:
+            if http is not None:
+                await http.aclose()
+
+    async def _engine_batch(self, requests: list[tuple[list[dict], dict]], stage: str) -> list[Completion]:
+        """In-process engines (vLLM) take every cache miss in one call."""
+        results: list[Completion | None] = []
+        misses: list[int] = []
+        for index, (messages, params) in enumerate(requests):
+            hit = self.cache.get(self.key(messages, params))
+            results.append(None if hit is None else Completion(hit.text, hit.prompt_tokens, hit.completion_tokens,
+                                                               cached=True))
+            if hit is None:
+                misses.append(index)
+            else:
+                self.ledger.record(stage=stage, backend=self.backend.name, model=self.backend.model, cached=True,
+                                   prompt_tokens=hit.prompt_tokens, completion_tokens=hit.completion_tokens,
+                                   cost_usd=0.0)
+        done = await asyncio.to_thread(self.backend.complete_many, [requests[i] for i in misses])
+        for index, completion in zip(misses, done):
+            self._store(requests[index], completion, stage)
+            results[index] = completion
+        return results  # type: ignore[return-value]
+
+    def _store(self, request: tuple[list[dict], dict], done: Completion, stage: str) -> None:
+        self.cache.put(self.key(*request), self.backend.model,
+                       CachedReply(done.text, done.prompt_tokens, done.completion_tokens))
+        self.ledger.record(stage=stage, backend=self.backend.name, model=self.backend.model, cached=False,
+                           prompt_tokens=done.prompt_tokens, completion_tokens=done.completion_tokens,
+                           cost_usd=call_cost(done.prompt_tokens, done.completion_tokens, self.price_in,
+                                              self.price_out), retries=done.retries)
+
+    async def achat(self, messages: list[dict], params: dict, *, stage: str) -> Completion:
+        return (await self.abatch([(messages, params)], stage=stage))[0]

@@ -1,0 +1,107 @@
+"""Token and cost ledger per stage and model (SQLite in the data home).
+
+Every call is one row: stage, backend, model, whether it was served from the cache, tokens, cost,
+and retries. `totals()` sums them for asset metadata; `Usage` is the in-memory tally of one session
+(one resource instance), so an asset can report what *its* run cost.
+"""
+from __future__ import annotations
+
+import sqlite3
+import threading
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Iterator
+
+
+@dataclass
+class Usage:
+    requests: int = 0
+    cache_hits: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    retries: int = 0
+
+    def add(self, other: "Usage") -> None:
+        for name, value in asdict(other).items():
+            setattr(self, name, getattr(self, name) + value)
+
+    def as_metadata(self) -> dict:
+        data = asdict(self)
+        data["cost_usd"] = round(self.cost_usd, 6)
+        return data
+
+
+def call_cost(prompt_tokens: int, completion_tokens: int, price_in: float, price_out: float) -> float:
+    """Prices are USD per million tokens."""
+    return (prompt_tokens * price_in + completion_tokens * price_out) / 1_000_000
+
+
+class UsageLedger:
+    """Append-only rows; `path=None` keeps only the in-memory tallies."""
+
+    def __init__(self, path: Path | None):
+        self.path = Path(path) if path else None
+        self._lock = threading.Lock()
+        self.session: dict[tuple[str, str], Usage] = {}
+        if self.path:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self._connect() as conn:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute(
+                    "CREATE TABLE IF NOT EXISTS calls (stage TEXT, backend TEXT, model TEXT, cached INTEGER, "
+                    "prompt_tokens INTEGER, completion_tokens INTEGER, cost_usd REAL, retries INTEGER)"
+                )
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        conn = sqlite3.connect(str(self.path), timeout=30)
+        try:
+            with conn:
+                yield conn
+        finally:
+            conn.close()
+
+    def record(self, *, stage: str, backend: str, model: str, cached: bool, prompt_tokens: int,
+               completion_tokens: int, cost_usd: float, retries: int = 0) -> None:
+        usage = Usage(requests=0 if cached else 1, cache_hits=1 if cached else 0,
+                      prompt_tokens=0 if cached else prompt_tokens,
+                      completion_tokens=0 if cached else completion_tokens,
+                      cost_usd=0.0 if cached else cost_usd, retries=retries)
+        with self._lock:
+            self.session.setdefault((stage, model), Usage()).add(usage)
+            if self.path:
+                with self._connect() as conn:
+                    conn.execute("INSERT INTO calls VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                 (stage, backend, model, int(cached), usage.prompt_tokens,
+                                  usage.completion_tokens, usage.cost_usd, retries))
+
+    def session_usage(self, stage: str | None = None, model: str | None = None) -> Usage:
+        total = Usage()
+        with self._lock:
+            for (row_stage, row_model), usage in self.session.items():
+                if (stage is None or row_stage == stage) and (model is None or row_model == model):
+                    total.add(usage)
+        return total
+
+    def totals(self, stage: str | None = None, model: str | None = None) -> Usage:
+        """All-time totals from the ledger file (session tallies when there is no file)."""
+        if not self.path:
+            return self.session_usage(stage, model)
+        query = ("SELECT COALESCE(SUM(1-cached),0), COALESCE(SUM(cached),0), COALESCE(SUM(prompt_tokens),0), "
+                 "COALESCE(SUM(completion_tokens),0), COALESCE(SUM(cost_usd),0), COALESCE(SUM(retries),0) "
+                 "FROM calls WHERE (? IS NULL OR stage=?) AND (? IS NULL OR model=?)")
+        with self._lock, self._connect() as conn:
+            row = conn.execute(query, (stage, stage, model, model)).fetchone()
+        return Usage(int(row[0]), int(row[1]), int(row[2]), int(row[3]), float(row[4]), int(row[5]))
+
+    def by_stage_and_model(self) -> list[dict]:
+        if not self.path:
+            return [{"stage": s, "model": m, **u.as_metadata()} for (s, m), u in sorted(self.session.items())]
+        with self._lock, self._connect() as conn:
+            rows = conn.execute(
+                "SELECT stage, model, SUM(1-cached), SUM(cached), SUM(prompt_tokens), SUM(completion_tokens), "
+                "SUM(cost_usd), SUM(retries) FROM calls GROUP BY stage, model ORDER BY stage, model").fetchall()
+        keys = ("stage", "model", "requests", "cache_hits", "prompt_tokens", "completion_tokens", "cost_usd", "retries")
+        return [dict(zip(keys, row)) for row in rows]
