@@ -107,6 +107,7 @@ class InventedFact(BaseModel):
     time: datetime
     rationale: str
     invented: bool = True
+    display: str = Field(default="", description="value with its unit as written in records, e.g. '184 ms'")
 
 
 ErrorKind = Literal["swapped_digits", "wrong_row", "wrong_unit", "stale_value"]
@@ -185,8 +186,11 @@ class Event(BaseModel):
     must_contain: list[str] = []
     must_not_contain: list[str] = Field(default=[], description="values that live only in an image or a DM")
     refs: list[str] = Field(default=[], description="ids of items, errors, decisions, facts, documents")
-    recipients: list[str] = []
+    recipients: list[str] = Field(default=[], description="person ids; 'customer' for the customer contact")
     attachment: str | None = Field(default=None, description="a DocumentPlan id")
+    title: str = Field(default="", description="e-mail subject, Notion page, meeting or log title")
+    reply_to: str = Field(default="", description="event id this one answers or reacts to")
+    visible_to: list[str] = Field(default=[], description="person ids who can see it (late joiner only after joining)")
 
 
 DocKind = Literal["report", "deck", "notion_tracker", "chart_image", "table_image", "seed_figure", "run_log"]
@@ -207,6 +211,17 @@ class DocumentPlan(BaseModel):
     pending_item_ids: list[str] = Field(default=[], description="results described as pending")
     error_ids_shown_wrong: list[str] = Field(default=[], description="errors whose wrong value it shows")
     figure_ids: list[str] = []
+    where: str = Field(default="", description="channel id, 'notion', 'files' or 'email' where it is shared")
+    supersedes: str | None = Field(default=None, description="id of the previous version")
+    as_of: datetime | None = Field(default=None, description="information cut-off (Notion trails Slack)")
+    invented_ids: list[str] = Field(default=[], description="invented facts it reports")
+    decision_ids: list[str] = Field(default=[], description="decisions recorded so far that it includes")
+    fact_values: dict[str, str] = Field(default={}, description="evolving fact id -> value it shows")
+    values: dict[str, str] = Field(default={}, description="label -> value for charts of invented series")
+    pixel_only_values: list[str] = Field(default=[], description="values visible only inside the image")
+    table_id: str = Field(default="", description="source table a table/chart image renders")
+    filename: str = ""
+    description: str = ""
 
 
 class EventPlan(StageArtifact):

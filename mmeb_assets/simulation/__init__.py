@@ -1,1 +1,5 @@
-"""Stage: simulation."""
+"""Stage: simulation. Source facts -> organization -> the week's event plan (rules twin or LLM)."""
+from mmeb_assets.simulation.api import build_event_plan, build_organization
+from mmeb_assets.simulation.config import SimulationConfig, derive_random_seed
+
+__all__ = ["build_organization", "build_event_plan", "SimulationConfig", "derive_random_seed"]

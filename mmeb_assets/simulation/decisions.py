@@ -1,0 +1,93 @@
+"""Rules twin of the decisions of the week; every rationale cites exact, correct values."""
+from __future__ import annotations
+
+import random
+
+from mmeb_assets.schema.workspace import Decision, EvolvingFact, InventedFact, Organization, PlanItem, ScriptedError
+from mmeb_assets.simulation.config import SimulationConfig, slot_time
+from mmeb_assets.simulation.drafts import DecisionDraft
+from mmeb_assets.simulation.errors import numeric_cells
+from mmeb_assets.simulation.schedule import Anchors, _slot
+from mmeb_assets.simulation.timeline import to_frac
+
+
+def _num(text: str) -> float:
+    try:
+        return float(text.replace(",", "").rstrip("%"))
+    except ValueError:
+        return 0.0
+
+
+def _fixed_by(errors: list[ScriptedError], item_ids: set[str], config: SimulationConfig) -> float:
+    return max((to_frac(config, e.fixed_at) for e in errors if e.target.split(":")[0] in item_ids), default=0.0)
+
+
+def _primary(item: PlanItem) -> tuple[str, str]:
+    cols = numeric_cells(item)
+    col = cols[0] if cols else next(iter(item.values))
+    return col, item.values[col]
+
+
+def rules_decisions(org: Organization, items: list[PlanItem], invented: list[InventedFact],
+                    errors: list[ScriptedError], evolving: list[EvolvingFact], config: SimulationConfig,
+                    anchors: Anchors, rng: random.Random, channels: dict[str, str]) -> list[DecisionDraft]:
+    last_fix = max((to_frac(config, e.fixed_at) for e in errors), default=0.3)
+    out: list[DecisionDraft] = []
+    releases = [i for i in items if i.kind == "release"]
+    others = [i for i in items if i.kind in ("baseline", "progression", "chronological")]
+    lead, pm = org.lead_id, org.pm_id
+    if releases and others:
+        rel, ref = releases[0], others[0]
+        col, rv = _primary(rel)
+        rcol = col if col in ref.values else _primary(ref)[0]
+        refv = ref.values[rcol]
+        out.append(DecisionDraft(
+            id="", title=f"Adopt {rel.label} for {org.milestone_b.name}",
+            body=f"We go with {rel.label}: {col} {rv}, against {refv} for {ref.label}.",
+            rationale=(f"It is the strongest configuration we have and it holds up on the checks; {col} is "
+                       f"{rv} against {refv} for {ref.label}."),
+            decided_by=lead, at=_slot(config, max(last_fix, anchors.release) + 0.006), channel="leads",
+            cites=[rv, refv]))
+    analysis = [i for i in items if i.kind == "analysis"]
+    if len(analysis) >= 2:
+        lo = min(analysis, key=lambda i: _num(_primary(i)[1]))
+        hi = max(analysis, key=lambda i: _num(_primary(i)[1]))
+        col, lv = _primary(lo)
+        hv = hi.values.get(col, _primary(hi)[1])
+        when = max(to_frac(config, lo.completed_at), to_frac(config, hi.completed_at),
+                   _fixed_by(errors, {lo.id, hi.id}, config)) + 0.01
+        out.append(DecisionDraft(
+            id="", title=f"Lead the write-up with {hi.label}",
+            body=f"The write-up leads with {hi.label} ({hv}) and explains {lo.label} ({lv}).",
+            rationale=f"The contrast is the clearest story for the customer: {hv} versus {lv} on {col}.",
+            decided_by=org.report_author_id, at=_slot(config, min(when, anchors.report_v2 - 0.008)),
+            channel=channels["work"], cites=[hv, lv]))
+    option = next((f for f in evolving if f.kind == "option"), None)
+    fact = next((f for f in invented if f.unit in ("ms", "s", "GB", "h", "%", "min")), invented[0] if invented else None)
+    if option and fact:
+        final = option.versions[-1]
+        shown = fact.display or fact.value
+        out.append(DecisionDraft(
+            id="", title=f"Use the {final.value} for {org.milestone_b.name}",
+            body=f"{option.subject.capitalize()}: {final.value}. Measured {fact.name}: {shown}.",
+            rationale=f"It is the option the customer can run without new hardware, and {fact.name} is {shown}.",
+            decided_by=lead, at=_slot(config, to_frac(config, final.time) + 0.004), channel="leads",
+            cites=[final.value, shown]))
+    budget = next((f for f in evolving if f.kind in ("budget", "size")), None)
+    if budget:
+        ver = budget.versions[-1]
+        out.append(DecisionDraft(
+            id="", title=f"Confirm the {budget.subject}",
+            body=f"The {budget.subject} stays at {ver.value} until delivery.",
+            rationale=f"Changing it again would put the delivery date at risk, so we keep {ver.value}.",
+            decided_by=pm, at=_slot(config, to_frac(config, ver.time) + 0.005), channel="leads", cites=[ver.value]))
+    rng.shuffle(out)
+    out = sorted(out[:config.n_decisions], key=lambda d: (d.at.day, d.at.time))
+    for n, d in enumerate(out, start=1):
+        d.id = f"dec_{n:02d}"
+    return out
+
+
+def assemble_decisions(drafts: list[DecisionDraft], config: SimulationConfig) -> list[Decision]:
+    return [Decision(id=d.id, title=d.title, body=d.body, rationale=d.rationale, decided_by=d.decided_by,
+                     time=slot_time(config, d.at.day, d.at.time), channel=d.channel, cites=d.cites) for d in drafts]

@@ -1,0 +1,119 @@
+"""Rules twin of 'changes in work status': owner, deadline, option, budget/size, name, in versions."""
+from __future__ import annotations
+
+import random
+
+from mmeb_assets.schema.workspace import EvolvingFact, FactVersion, Organization
+from mmeb_assets.simulation.config import SimulationConfig, slot_time
+from mmeb_assets.simulation.drafts import EvolvingDraft, VersionDraft
+from mmeb_assets.simulation.schedule import Anchors, _slot
+from mmeb_assets.simulation.timeline import worktime
+
+OPTIONS = {
+    "research_lab": ("hosting option for the pilot", ["single on-prem GPU node", "managed cloud endpoint",
+                                                      "customer VPC deployment"]),
+    "analysis_firm": ("format of the client deliverable", ["slide deck only", "written report plus deck",
+                                                           "report, deck and indicator dashboard"]),
+}
+BUDGET = {"research_lab": ("GPU budget for the final sweep", ["120 GPU-hours", "180 GPU-hours", "150 GPU-hours"]),
+          "analysis_firm": ("fieldwork budget", ["EUR 18,000", "EUR 24,500", "EUR 21,000"])}
+SIZE = {"research_lab": ("evaluation sample for the customer demo", ["2,000 queries", "5,000 queries", "3,500 queries"]),
+        "analysis_firm": ("survey sample size", ["1,200 respondents", "1,850 respondents", "1,500 respondents"])}
+
+
+def fmt_deadline(when) -> str:
+    return when.strftime("%a %-d %b, %H:%M")
+
+
+def _v(config, frac, channel, speaker, value, note, cause) -> VersionDraft:
+    return VersionDraft(value=value, at=_slot(config, frac), channel=channel, speaker=speaker, note=note, cause=cause)
+
+
+class EvolvingPlanner:
+    def __init__(self, org: Organization, config: SimulationConfig, anchors: Anchors, rng: random.Random,
+                 channels: dict[str, str]):
+        self.org, self.config, self.a, self.rng, self.ch = org, config, anchors, rng, channels
+        workers = [p.id for p in org.people if p.id not in (org.lead_id, org.pm_id, org.late_joiner_id)]
+        self.workers = workers
+
+    def name(self, pid: str) -> str:
+        return self.org.person(pid).name
+
+    def owner(self) -> EvolvingDraft:
+        org, u = self.org, self.rng.uniform
+        first, second = self.workers[0], self.workers[-1] if len(self.workers) > 1 else org.lead_id
+        subject = f"owner of the {org.customer.name} acceptance checklist"
+        vs = [_v(self.config, u(0.02, 0.06), self.ch["results"], org.pm_id, self.name(first),
+                 f"{org.person(first).first_name} takes the acceptance checklist to start with.", "initial"),
+              _v(self.config, u(0.25, self.a.joiner - 0.03), "leads", org.lead_id, self.name(second),
+                 f"{org.person(first).first_name} is needed on the runs, so the checklist moves.", "change"),
+              _v(self.config, self.a.joiner + u(0.05, 0.09), self.ch["results"], org.pm_id,
+                 self.name(org.late_joiner_id), "The new joiner takes the checklist as a first task.", "change")]
+        return EvolvingDraft(id="", kind="owner", subject=subject, versions=vs)
+
+    def deadline(self) -> EvolvingDraft:
+        org, u = self.org, self.rng.uniform
+        pre_read = worktime(self.config, self.a.milestone_b - 0.14).replace(hour=12, minute=0)
+        moved = worktime(self.config, self.a.milestone_b - 0.14 + 1 / self.config.days).replace(hour=10, minute=0)
+        wrong = pre_read.replace(hour=9, minute=0)
+        subject = f"deadline for the pre-read sent to {org.customer.contact}"
+        vs = [_v(self.config, u(0.03, 0.08), self.ch["customer"], org.pm_id, fmt_deadline(pre_read),
+                 "Pre-read goes out a day before the delivery.", "initial"),
+              _v(self.config, u(0.22, 0.3), self.ch["results"], org.report_author_id, fmt_deadline(wrong),
+                 "Misremembered the pre-read time in the status.", "slip"),
+              _v(self.config, u(0.32, 0.36), self.ch["results"], org.pm_id, fmt_deadline(pre_read),
+                 "Corrects the pre-read time back to noon.", "correction")]
+        if self.rng.random() < 0.5 and moved < org.milestone_b.due:
+            vs.append(_v(self.config, u(self.a.report_v2 + 0.01, self.a.deck_v2 - 0.02), self.ch["customer"],
+                         org.pm_id, fmt_deadline(moved), "The customer asked to receive it later.", "change"))
+        return EvolvingDraft(id="", kind="deadline", subject=subject, versions=vs)
+
+    def _sequence(self, kind: str, spec: tuple[str, list[str]], speaker: str, channel: str, lo: float,
+                  hi: float) -> EvolvingDraft:
+        subject, values = spec
+        n = 3 if self.rng.random() < 0.5 else 2
+        fracs = sorted(self.rng.uniform(lo, hi) for _ in range(n))
+        notes = ["Starting point for the week.", "Changed after this week's numbers came in.",
+                 "Settled after the review."]
+        vs = [_v(self.config, f, channel, speaker if i != 1 else self.org.lead_id, values[i], notes[i],
+                 "initial" if i == 0 else "change") for i, f in enumerate(fracs)]
+        return EvolvingDraft(id="", kind=kind, subject=subject, versions=vs)
+
+    def option(self) -> EvolvingDraft:
+        subject, values = OPTIONS[self.org.archetype]
+        first, last = self.rng.sample(values, 2)
+        return self._sequence("option", (subject, [first, last, first]), self.org.lead_id, "leads", 0.05,
+                              self.a.report_v2 - 0.05)
+
+    def budget_or_size(self, kind: str) -> EvolvingDraft:
+        spec = (BUDGET if kind == "budget" else SIZE)[self.org.archetype]
+        return self._sequence(kind, spec, self.org.pm_id if kind == "budget" else self.workers[0],
+                              "leads" if kind == "budget" else self.ch["work"], 0.06, 0.7)
+
+    def name_fact(self) -> EvolvingDraft:
+        code = self.org.project_codename
+        subject = ("name of the customer-facing build" if self.org.archetype == "research_lab"
+                   else "title of the client report")
+        values = ([f"{code} Preview", f"{code} Pilot", f"{code} Pilot Edition"] if self.org.archetype == "research_lab"
+                  else [f"{code} Interim Findings", f"{code} Outlook Brief", f"{code} Outlook"])
+        return self._sequence("name", (subject, values), self.org.pm_id, self.ch["customer"], 0.1, 0.8)
+
+
+def rules_evolving(org: Organization, config: SimulationConfig, anchors: Anchors, rng: random.Random,
+                   channels: dict[str, str]) -> list[EvolvingDraft]:
+    planner = EvolvingPlanner(org, config, anchors, rng, channels)
+    first_kind = rng.choice(["budget", "size"])
+    builders = [planner.owner, planner.deadline, planner.option, lambda: planner.budget_or_size(first_kind),
+                planner.name_fact, lambda: planner.budget_or_size("size" if first_kind == "budget" else "budget")]
+    out = []
+    for n, build in enumerate(builders[:config.n_evolving_facts], start=1):
+        fact = build()
+        fact.id = f"evo_{n:02d}"
+        out.append(fact)
+    return out
+
+
+def assemble_evolving(drafts: list[EvolvingDraft], config: SimulationConfig) -> list[EvolvingFact]:
+    return [EvolvingFact(id=d.id, kind=d.kind, subject=d.subject, versions=[
+        FactVersion(value=v.value, time=slot_time(config, v.at.day, v.at.time), channel=v.channel,
+                    speaker=v.speaker, note=v.note, cause=v.cause) for v in d.versions]) for d in drafts]

@@ -1,0 +1,130 @@
+"""Source tables -> plan items (runs / analyses): kinds, labels without values, owners, times."""
+from __future__ import annotations
+
+import re
+
+from mmeb_assets.schema.source import SourceFacts, Table
+from mmeb_assets.simulation.drafts import ItemDraft
+
+YEAR = re.compile(r"^(19|20)\d\d$")
+EMPTY_CELLS = {"", "-", "–", "—", "n/a", "N/A"}
+ABLATION = re.compile(r"\b(w/o|without|remov|ablat|no\s)", re.I)
+RELEASE_ROW = re.compile(r"\b(total|overall|all sectors|full)\b", re.I)
+
+
+def has_digit(text: str) -> bool:
+    return bool(re.search(r"\d", text))
+
+
+def label_column(table: Table) -> int:
+    """The column that names a row: the first mostly non-numeric column that is not a short id like 'R1'."""
+    best = 0
+    for col in range(min(len(table.header), 3)):
+        cells = [r[col] for r in table.rows if col < len(r)]
+        texty = sum(1 for c in cells if re.search(r"[A-Za-z]{3,}", c))
+        if cells and texty >= len(cells) / 2:
+            return col
+    return best
+
+
+def row_values(table: Table, row: list[str], skip: int) -> dict[str, str]:
+    return {h.strip() or f"col{j}": row[j].strip() for j, h in enumerate(table.header)
+            if j != skip and j < len(row) and row[j].strip() not in EMPTY_CELLS}
+
+
+def dataset_of(table: Table, facts: SourceFacts) -> str:
+    match = re.search(r"\b(?:on|in|for)\s+(?:the\s+)?([A-Z][\w\-.]+(?:\s[A-Z][\w\-.]+)?)", table.caption)
+    return match.group(1).rstrip(".") if match else ""
+
+
+def is_year_table(table: Table) -> bool:
+    return sum(1 for h in table.header if YEAR.match(h.strip())) >= 2
+
+
+def classify_rows(table: Table, facts: SourceFacts, archetype: str) -> list[str]:
+    """One kind per row of the table."""
+    col = label_column(table)
+    labels = [r[col] if col < len(r) else "" for r in table.rows]
+    n = len(labels)
+    if archetype == "analysis_firm":
+        if is_year_table(table):
+            return ["release" if RELEASE_ROW.search(l) else "chronological" for l in labels]
+        return ["analysis"] * n
+    if ABLATION.search(table.caption) or sum(bool(ABLATION.search(l)) for l in labels) >= max(1, n // 2):
+        return ["analysis"] * n
+    method = facts.textual.method_name.split(":")[0].strip().lower()
+    first = next((i for i, l in enumerate(labels) if method and method in l.lower()), None)
+    if first is None:
+        first = 1 if n > 1 else 0
+    kinds = ["baseline" if i < first else "progression" for i in range(n)]
+    kinds[-1] = "release" if n > 1 else kinds[-1]
+    return kinds
+
+
+def make_label(kind: str, row_label: str, values: dict[str, str]) -> str:
+    """A human name for what is measured; stripped of any of its own row's values."""
+    text = row_label.strip()
+    for v in sorted(values.values(), key=len, reverse=True):
+        if has_digit(v):
+            text = re.sub(rf"(?<![\w.]){re.escape(v)}(?![\w.])", "", text)
+    text = re.sub(r"\s{2,}", " ", text).strip(" ,;:-") or "unnamed row"
+    prefix = {"baseline": "Baseline: ", "analysis": "", "chronological": "", "progression": "", "release": ""}[kind]
+    suffix = {"release": " (release candidate)", "chronological": " over time"}.get(kind, "")
+    return f"{prefix}{text}{suffix}"
+
+
+def source_rows(facts: SourceFacts, archetype: str) -> list[dict]:
+    """Every usable table row with its kind, label and exact printed values, in table order."""
+    rows = []
+    for table in facts.tables:
+        if not table.rows or len(table.header) < 2:
+            continue
+        col = label_column(table)
+        kinds = classify_rows(table, facts, archetype)
+        for index, (row, kind) in enumerate(zip(table.rows, kinds)):
+            values = row_values(table, row, col)
+            if not any(has_digit(v) for v in values.values()):
+                continue
+            rows.append({"kind": kind, "label": make_label(kind, row[col] if col < len(row) else "", values),
+                         "values": values, "table_id": table.id, "row_index": index,
+                         "dataset": dataset_of(table, facts)})
+    return rows
+
+
+def select_rows(rows: list[dict], max_items: int) -> list[dict]:
+    """Keep releases and an even spread of the rest, at most `max_items`."""
+    keep = [r for r in rows if r["kind"] == "release"][:2]
+    rest = [r for r in rows if r not in keep]
+    room = max(0, max_items - len(keep))
+    if len(rest) > room:
+        step = len(rest) / room if room else 0
+        rest = [rest[int(i * step)] for i in range(room)]
+    chosen = {id(r) for r in keep + rest}
+    return [r for r in rows if id(r) in chosen]
+
+
+def dedupe_labels(rows: list[dict]) -> None:
+    seen: dict[str, int] = {}
+    for row in rows:
+        count = seen.get(row["label"], 0)
+        seen[row["label"]] = count + 1
+        if count:
+            row["label"] = f"{row['label']} ({row['table_id'].replace('_', ' ').replace('table', 'sheet')} view)"
+    # labels must stay digit-free of values; table ids carry digits, so spell them out
+    for row in rows:
+        row["label"] = re.sub(r"sheet (\d+)", lambda m: "sheet " + "ABCDEFGHIJ"[int(m.group(1)) % 10], row["label"])
+
+
+KIND_ORDER = {"baseline": 0, "progression": 1, "chronological": 1, "analysis": 2, "release": 3}
+
+
+def item_drafts(rows: list[dict], archetype: str) -> list[ItemDraft]:
+    """Items without owners/times yet (filled by the scheduler)."""
+    prefix = "run" if archetype == "research_lab" else "ana"
+    dedupe_labels(rows)
+    out = []
+    for n, row in enumerate(rows, start=1):
+        out.append(ItemDraft(id=f"{prefix}_{n:02d}", kind=row["kind"], label=row["label"], owner="",
+                             done={"day": 0, "time": "09:00"}, dataset=row["dataset"], table_id=row["table_id"],
+                             row_index=row["row_index"]))
+    return out

@@ -1,0 +1,124 @@
+"""Orchestrates one project's week: schedule -> errors -> evolving facts -> decisions -> documents -> events."""
+from __future__ import annotations
+
+from mmeb_assets.provenance import code_version, make_provenance
+from mmeb_assets.schema.source import SourceFacts
+from mmeb_assets.schema.workspace import EventPlan, InventedFact, Organization, PlanItem
+from mmeb_assets.simulation import chatter, scripted
+from mmeb_assets.simulation.config import SimulationConfig, rng_for, slot_time
+from mmeb_assets.simulation.decisions import assemble_decisions, rules_decisions
+from mmeb_assets.simulation.documents import DocumentPlanner
+from mmeb_assets.simulation.drafts import ScheduleDraft
+from mmeb_assets.simulation.errors import assemble_errors, rules_errors
+from mmeb_assets.simulation.events import EventBook
+from mmeb_assets.simulation.evolving import assemble_evolving, rules_evolving
+from mmeb_assets.simulation.schedule import Anchors, display, rules_schedule, source_value_set
+
+
+def channel_roles(org: Organization) -> dict[str, str]:
+    """Which channel plays which part: results (public), work (restricted), customer prep (restricted)."""
+    public = [c.id for c in org.channels if c.access == "public" and c.id != "general"] or ["general"]
+    restricted = [c for c in org.channels if c.access == "restricted" and c.id != "leads"]
+    work = next((c.id for c in restricted if org.lead_id in c.members and len(c.members) > 3), None)
+    customer = next((c.id for c in restricted if c.id != work and org.pm_id in c.members), None)
+    leads = next((c.id for c in org.channels if c.id == "leads"), work or public[0])
+    return {"results": public[0], "work": work or leads, "customer": customer or leads, "leads": leads}
+
+
+def assemble_items(draft: ScheduleDraft, facts: SourceFacts, config: SimulationConfig) -> list[PlanItem]:
+    from mmeb_assets.simulation.items import label_column, row_values
+    tables = {t.id: t for t in facts.tables}
+    out = []
+    for d in draft.items:
+        table = tables.get(d.table_id)
+        if table is None or d.row_index is None or not 0 <= d.row_index < len(table.rows):
+            raise ValueError(f"item {d.id}: table_id={d.table_id!r} row_index={d.row_index} not in source_facts")
+        values = row_values(table, table.rows[d.row_index], label_column(table))
+        out.append(PlanItem(id=d.id, kind=d.kind, label=d.label, owner=d.owner,
+                            completed_at=slot_time(config, d.done.day, d.done.time), dataset=d.dataset,
+                            table_id=d.table_id, row_index=d.row_index, values=values))
+    return sorted(out, key=lambda i: (i.completed_at, i.id))
+
+
+def assemble_invented(draft: ScheduleDraft, config: SimulationConfig) -> list[InventedFact]:
+    return [InventedFact(id=d.id, name=d.name, value=d.value, unit=d.unit, owner=d.owner, channel=d.channel,
+                         time=slot_time(config, d.at.day, d.at.time), rationale=d.rationale,
+                         display=display(d.value, d.unit)) for d in draft.invented]
+
+
+def describe_target(items: list[PlanItem], invented: list[InventedFact]):
+    by_item, by_inv = {i.id: i for i in items}, {f.id: f for f in invented}
+
+    def describe(target: str) -> str:
+        if target in by_inv:
+            return f"the {by_inv[target].name}"
+        item_id, _, col = target.partition(":")
+        return f"{col} of {by_item[item_id].label}"
+    return describe
+
+
+def pixel_only(docs, events_must: set[str]) -> dict[str, list[str]]:
+    out = {}
+    for d in docs:
+        keep = [v for v in d.pixel_only_values if not any(v in m for m in events_must)]
+        d.pixel_only_values = keep
+        if keep:
+            out[d.id] = keep
+    return out
+
+
+def fill_traffic(book: EventBook, items, errors, channels, config: SimulationConfig) -> None:
+    chatter.standups(book, items, channels["results"])
+    target = round(config.slack_events_target * config.days / 7)
+    room = max(0, target - book.slack_count())
+    chatter.reactions(book, items, channels["results"], int(room * 0.45))
+    chatter.questions(book, items, errors, channels["results"], int(room * 0.3))
+    room = max(0, target - book.slack_count())
+    chatter.dms(book, room // 2)
+
+
+def build_event_plan_rules(facts: SourceFacts, org: Organization, *, random_seed: int, config: SimulationConfig,
+                           drafts: dict | None = None, generator: str = "rules", model: str = "",
+                           prompt_hash: str = "") -> EventPlan:
+    """Assemble the plan; `drafts` carries LLM-made step outputs (schedule, errors_decisions, evolving)."""
+    drafts = drafts or {}
+    ch = channel_roles(org)
+    anchors = Anchors.of(org, config)
+    schedule = drafts.get("schedule") or rules_schedule(facts, org, random_seed=random_seed, config=config,
+                                                        code_channels=(ch["work"], ch["results"]))
+    items, invented = assemble_items(schedule, facts, config), assemble_invented(schedule, config)
+    taken = source_value_set(facts) | {f.display for f in invented}
+    if "errors" in drafts:
+        error_drafts = drafts["errors"]
+    else:
+        error_drafts = rules_errors(org, items, invented, config, anchors, rng_for(random_seed, "errors"), ch, taken)
+    errors = assemble_errors(error_drafts, items, invented, config)
+    evo_drafts = drafts.get("evolving") or rules_evolving(org, config, anchors, rng_for(random_seed, "evolving"), ch)
+    evolving = assemble_evolving(evo_drafts, config)
+    dec_drafts = drafts.get("decisions") or rules_decisions(org, items, invented, errors, evolving, config, anchors,
+                                                            rng_for(random_seed, "decisions"), ch)
+    decisions = assemble_decisions(dec_drafts, config)
+    docs = DocumentPlanner(facts, org, items, invented, errors, decisions, evolving, config, anchors,
+                           rng_for(random_seed, "documents"), ch).build()
+    book = EventBook(org, config, rng_for(random_seed, "events"))
+    lag = config.notion_lag_hours
+    scripted.item_events(book, items, errors, ch, docs, lag)
+    scripted.error_events(book, errors, lag, describe_target(items, invented))
+    scripted.invented_events(book, invented, errors)
+    scripted.evolving_events(book, evolving, lag)
+    scripted.decision_events(book, decisions)
+    chatter.meetings_and_emails(book, anchors, items, docs, evolving, errors)
+    fill_traffic(book, items, errors, ch, config)
+    hidden = pixel_only(docs, {m for p in book.pending for m in p.must})
+    scripted.document_events(book, docs, hidden)
+    events = book.finish()
+    seed_id = org.seed_id
+    return EventPlan(
+        seed_id=seed_id,
+        provenance=make_provenance(seed_id, "simulation", generator, model=model, prompt_hash=prompt_hash,
+                                   code=code_version("simulation"), random_seed=random_seed,
+                                   inputs={"facts": facts.model_dump(mode="json", exclude={"provenance"}),
+                                           "org": org.model_dump(mode="json", exclude={"provenance"}),
+                                           "config": config.model_dump(mode="json")}),
+        window_start=org.window_start, window_end=org.window_end, items=items, invented=invented, errors=errors,
+        decisions=decisions, evolving_facts=evolving, documents=docs, events=events)

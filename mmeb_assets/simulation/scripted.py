@@ -1,0 +1,122 @@
+"""Events that realize the scripted content: results, errors, facts, versions, decisions, documents."""
+from __future__ import annotations
+
+from mmeb_assets.schema.workspace import (
+    Decision, DocumentPlan, EvolvingFact, InventedFact, Organization, PlanItem, ScriptedError,
+)
+from mmeb_assets.simulation.events import EventBook
+
+
+def _fmt_values(values: dict[str, str]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in values.items())
+
+
+def item_events(book: EventBook, items: list[PlanItem], errors: list[ScriptedError], channels: dict[str, str],
+                docs: list[DocumentPlan], lag_h: float) -> None:
+    org = book.org
+    wrong_by_item = {}
+    for e in errors:
+        if ":" in e.target:
+            wrong_by_item.setdefault(e.target.split(":")[0], []).append(e)
+    logs = {d.item_ids[0]: d for d in docs if d.kind == "run_log"}
+    for it in items:
+        book.add(f"result:{it.id}", it.completed_at, it.owner, "result_posted", channels["results"],
+                 f"{org.person(it.owner).first_name} posts the result of {it.label}: {_fmt_values(it.values)}",
+                 must=list(it.values.values()), refs=[it.id] + ([logs[it.id].id] if it.id in logs else []))
+        errs = wrong_by_item.get(it.id, [])
+        values = dict(it.values)
+        if errs:
+            e = min(errs, key=lambda x: x.slipped_at)
+            col = e.target.split(":", 1)[1]
+            values[col] = e.wrong_value
+            when = book.later(e.slipped_at, 0.25)
+            book.add(f"notion:{it.id}", when, e.slipped_by if e.slipped_by != org.late_joiner_id else org.pm_id,
+                     "notion_update", "notion", f"Results log entry for {it.label} copied from the recap, "
+                     f"{col} entered as {e.wrong_value}", must=list(values.values()), must_not=[e.correct_value],
+                     refs=[it.id, e.id], title=f"Results log: {it.label}")
+        else:
+            book.add(f"notion:{it.id}", book.later(it.completed_at, 1.0 + book.rng.random() * 2.5), org.pm_id,
+                     "notion_update", "notion", f"Results log entry for {it.label}: {_fmt_values(values)}",
+                     must=list(values.values()), refs=[it.id], title=f"Results log: {it.label}")
+
+
+def error_events(book: EventBook, errors: list[ScriptedError], lag_h: float, describe) -> None:
+    org = book.org
+    for e in errors:
+        what = describe(e.target)
+        book.add(f"slip:{e.id}", e.slipped_at, e.slipped_by, "error_slipped", e.slip_channel,
+                 f"{org.person(e.slipped_by).first_name} restates {what} as {e.wrong_value} (it is {e.correct_value}; "
+                 f"{e.kind.replace('_', ' ')})", must=[e.wrong_value], must_not=[e.correct_value], refs=[e.id, e.target])
+        dm = e.notice_channel.startswith("dm-")
+        book.add(f"notice:{e.id}", e.noticed_at, e.noticed_by, "error_noticed", e.notice_channel,
+                 f"{org.person(e.noticed_by).first_name} questions the {e.wrong_value} for {what}"
+                 + (" in a DM" if dm else ""), must=[e.wrong_value], refs=[e.id, e.target],
+                 recipients=[e.slipped_by] if dm else [], reply_to=f"slip:{e.id}" if not dm else "")
+        book.add(f"fix:{e.id}", e.fixed_at, e.slipped_by, "correction", e.fix_channel,
+                 f"{org.person(e.slipped_by).first_name} corrects {what}: {e.wrong_value} -> {e.correct_value}",
+                 must=[e.wrong_value, e.correct_value], refs=[e.id, e.target], reply_to=f"slip:{e.id}")
+        notion_at = book.later(e.fixed_at, lag_h)
+        book.add(f"notion-fix:{e.id}", notion_at, org.pm_id, "notion_update", "notion",
+                 f"Notion entry for {what} updated from {e.wrong_value} to {e.correct_value}, "
+                 f"{lag_h:g} working hours after the Slack correction",
+                 must=[e.correct_value, e.wrong_value], refs=[e.id, e.target], title=f"Results log: {what}")
+
+
+def invented_events(book: EventBook, invented: list[InventedFact], errors: list[ScriptedError]) -> None:
+    wrong = {e.target: e for e in errors}
+    for f in invented:
+        book.add(f"inv:{f.id}", f.time, f.owner, "invented_fact", f.channel,
+                 f"{book.org.person(f.owner).first_name} reports the {f.name}: {f.display}",
+                 must=[f.display], refs=[f.id])
+        e = wrong.get(f.id)
+        shown = e.wrong_value if e else f.display
+        when = book.later(e.slipped_at, 0.3) if e else book.later(f.time, 1.5)
+        book.add(f"notion:{f.id}", when, book.org.pm_id, "notion_update", "notion",
+                 f"Operations metrics page: {f.name} {shown}", must=[shown], refs=[f.id] + ([e.id] if e else []),
+                 title="Operations metrics")
+
+
+def evolving_events(book: EventBook, facts: list[EvolvingFact], lag_h: float) -> None:
+    org = book.org
+    for f in facts:
+        for n, v in enumerate(f.versions):
+            book.add(f"evo:{f.id}:{n}", v.time, v.speaker, "fact_update" if n else "status_update", v.channel,
+                     f"{org.person(v.speaker).first_name} states the {f.subject}: {v.value}. {v.note}",
+                     must=[v.value], refs=[f.id])
+        first, last = f.versions[0], f.versions[-1]
+        book.add(f"notion-evo:{f.id}:0", book.later(first.time, 2.0), org.pm_id, "notion_update", "notion",
+                 f"Status board: {f.subject} = {first.value}", must=[first.value], refs=[f.id],
+                 title=f"Status board: {f.subject}")
+        end = book.later(last.time, lag_h)
+        if len(f.versions) > 1 and end < org.window_end:
+            book.add(f"notion-evo:{f.id}:1", end, org.pm_id, "notion_update", "notion",
+                     f"Status board: {f.subject} updated to {last.value}", must=[last.value], refs=[f.id],
+                     title=f"Status board: {f.subject}")
+
+
+def decision_events(book: EventBook, decisions: list[Decision]) -> None:
+    for d in decisions:
+        book.add(f"dec:{d.id}", d.time, d.decided_by, "decision", d.channel,
+                 f"Decision: {d.title}. {d.body} Why: {d.rationale}", must=d.cites, refs=[d.id])
+        book.add(f"notion-dec:{d.id}", book.later(d.time, 1.2), book.org.pm_id, "notion_update", "notion",
+                 f"Decision log: {d.title} - {d.rationale}", must=d.cites, refs=[d.id], title="Decision log")
+
+
+def document_events(book: EventBook, docs: list[DocumentPlan], pixel_values: dict[str, list[str]]) -> None:
+    org = book.org
+    for d in docs:
+        who = org.person(d.author).first_name
+        hidden = pixel_values.get(d.id, [])
+        if d.kind == "notion_tracker":
+            book.add(f"doc:{d.id}", d.time, d.author, "notion_update", "notion",
+                     f"{who} updates the {d.title} (version {d.version})", refs=[d.id, *d.item_ids],
+                     attachment=d.id, title=d.title, must_not=hidden)
+        elif d.kind == "run_log":
+            book.add(f"doc:{d.id}", d.time, d.author, "log_written", "files", f"{d.filename} written by the run",
+                     refs=[d.id, *d.item_ids], attachment=d.id, title=d.filename)
+        else:
+            state = (" (corrected)" if d.version > 1 else "") + (
+                "; later results marked pending" if d.pending_item_ids else "")
+            book.add(f"doc:{d.id}", book.later(d.time, 0.05), d.author, "document_posted", d.where,
+                     f"{who} shares {d.title} v{d.version}{state}", refs=[d.id, *d.error_ids_shown_wrong],
+                     attachment=d.id, title=d.title, must_not=hidden)
