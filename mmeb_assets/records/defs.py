@@ -1,4 +1,6 @@
 """Dagster definitions of the records stage (assets, checks, jobs)."""
 import dagster as dg
 
-defs = dg.Definitions()
+from mmeb_assets.records.assets import ASSETS, CHECKS
+
+defs = dg.Definitions(assets=ASSETS, asset_checks=CHECKS)

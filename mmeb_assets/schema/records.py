@@ -35,6 +35,8 @@ class Record(BaseModel):
     event_ids: list[str] = []
     access: list[str] = Field(default=[], description="person ids who can see the record")
     provenance: Provenance
+    doc_key: str = Field(default="", description="version slot shared by all versions, e.g. 'report:p3'")
+    reply_to: str = Field(default="", description="event id a conversational reply reacts to")
 
 
 class VersionEdge(BaseModel):

@@ -1,0 +1,82 @@
+"""Values as a document or message at a given time should show them (wrong where scripted)."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from mmeb_assets.schema.workspace import DocumentPlan, EventPlan, InventedFact, PlanItem, ScriptedError
+
+
+def errors_by_target(plan: EventPlan) -> dict[str, list[ScriptedError]]:
+    out: dict[str, list[ScriptedError]] = {}
+    for err in plan.errors:
+        out.setdefault(err.target, []).append(err)
+    return out
+
+
+def shown_wrong(doc: DocumentPlan | None, plan: EventPlan) -> dict[str, str]:
+    """target -> wrong value for the errors this document shows wrong."""
+    if doc is None:
+        return {}
+    wanted = set(doc.error_ids_shown_wrong)
+    return {e.target: e.wrong_value for e in plan.errors if e.id in wanted}
+
+
+def item_cells(item: PlanItem, wrong: dict[str, str]) -> list[tuple[str, str]]:
+    return [(col, wrong.get(f"{item.id}:{col}", val)) for col, val in item.values.items()]
+
+
+def invented_value(fact: InventedFact, wrong: dict[str, str]) -> str:
+    return wrong.get(fact.id, f"{fact.value} {fact.unit}".strip())
+
+
+def metric_columns(plan: EventPlan, item_ids: list[str]) -> list[str]:
+    """Columns shared by the given items, in first-seen order."""
+    cols: list[str] = []
+    for item in plan.items:
+        if item.id in item_ids:
+            for col in item.values:
+                if col not in cols:
+                    cols.append(col)
+    return cols
+
+
+def items_of(plan: EventPlan, ids: list[str]) -> list[PlanItem]:
+    wanted = set(ids)
+    return [i for i in plan.items if i.id in wanted]
+
+
+def evolving_state(plan: EventPlan, when: datetime) -> list[tuple[str, str]]:
+    """(subject, value in force) for every evolving fact stated by `when`."""
+    out = []
+    for fact in plan.evolving_facts:
+        version = fact.value_at(when)
+        if version is not None:
+            out.append((fact.subject, version.value))
+    return out
+
+
+def expected_doc_values(plan: EventPlan, doc: DocumentPlan) -> list[str]:
+    """Values a rendered report/deck must print: its available items (wrong where scripted)."""
+    wrong = shown_wrong(doc, plan)
+    pending = set(doc.pending_item_ids)
+    values: list[str] = []
+    for item in items_of(plan, doc.item_ids):
+        if item.id in pending:
+            continue
+        for _, val in item_cells(item, wrong):
+            if val and val not in values:
+                values.append(val)
+    return values
+
+
+def pending_only_values(plan: EventPlan, doc: DocumentPlan) -> list[str]:
+    """Values of items the document lists as pending that no available item or fact shares."""
+    available = set(expected_doc_values(plan, doc))
+    for inv in plan.invented:
+        available.add(inv.value)
+    out = []
+    for item in items_of(plan, doc.pending_item_ids):
+        for val in item.values.values():
+            if val and val not in available and val not in out:
+                out.append(val)
+    return out

@@ -1,0 +1,54 @@
+"""Source headers that open every record's stored text, and small value-matching helpers."""
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+SOURCE_LABEL = {
+    "slack": "Slack", "email": "Email", "notion": "Notion", "meeting": "Meeting notes",
+    "txt": "TXT", "log": "LOG", "pdf_page": "PDF", "slide": "Slide", "image": "Image",
+}
+
+
+def stamp(when: datetime) -> str:
+    """'2026-08-27 14:12' — minutes only, the workspace's own clock (no time zone)."""
+    return when.strftime("%Y-%m-%d %H:%M")
+
+
+def channel_label(channel_id: str) -> str:
+    if channel_id.startswith("dm-"):
+        return "DM " + " / ".join(channel_id[3:].split("-"))
+    return f"#{channel_id}"
+
+
+def source_header(source: str, when: datetime, *, author: str = "", channel: str = "", title: str = "",
+                  page: int | None = None, recipients: list[str] | None = None) -> str:
+    """e.g. '[Slack #results] Maya Draper — 2026-08-27 14:12' or '[PDF Aurora report v2 p. 3] ...'."""
+    label = SOURCE_LABEL[source]
+    where = ""
+    if channel:
+        where = " " + channel_label(channel)
+    elif title:
+        where = " " + title
+    if page is not None:
+        where += f" p. {page}"
+    head = f"[{label}{where}]"
+    who = f" {author}" if author else ""
+    to = f" to {', '.join(recipients)}" if recipients else ""
+    return f"{head}{who}{to} — {stamp(when)}"
+
+
+def contains_value(text: str, value: str) -> bool:
+    """True when `value` occurs verbatim and is not part of a longer number or word."""
+    if not value:
+        return False
+    pattern = r"(?<![\w.])" + re.escape(value) + r"(?![\w]|[.,]\d)"
+    if not value[0].isalnum():
+        pattern = re.escape(value) + r"(?![\w]|[.,]\d)"
+    return re.search(pattern, text) is not None
+
+
+def scrub_value(text: str, value: str, replacement: str) -> str:
+    """Replace every bounded occurrence of `value` by `replacement`."""
+    pattern = r"(?<![\w.])" + re.escape(value) + r"(?![\w]|[.,]\d)"
+    return re.sub(pattern, replacement, text)

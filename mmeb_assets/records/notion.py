@@ -1,0 +1,96 @@
+"""Notion: run trackers (one entry per row and version), evidence tables, decision log, fact pages.
+
+Trackers and fact pages are updated later than the Slack correction or change, so the old value
+stays visible in Notion for a while (cross-source conflict) and every version keeps its time.
+"""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from mmeb_assets.records.content import item_cells, items_of, shown_wrong
+from mmeb_assets.records.context import Draft, RenderContext
+from mmeb_assets.records.headers import source_header
+from mmeb_assets.records.slack import finalize
+from mmeb_assets.schema.workspace import DocumentPlan, Event
+
+
+def _entry(ctx: RenderContext, when, author, title, body, *, doc_key="", doc=None, event_ids=(), version=1):
+    header = source_header("notion", when, author=ctx.name(author), title=title)
+    return Draft(source="notion", timestamp=when, author=author, title=title, text=f"{header}\n{body}",
+                 doc_id=doc.id if doc else "", version=version, event_ids=list(event_ids),
+                 access=ctx.everyone(when), doc_key=doc_key, supersedes_key=doc_key)
+
+
+def tracker_drafts(ctx: RenderContext, doc: DocumentPlan, event_ids: list[str]) -> list[Draft]:
+    wrong = shown_wrong(doc, ctx.plan)
+    out = []
+    for item in items_of(ctx.plan, doc.item_ids):
+        done = item.completed_at <= doc.time
+        cells = "\n".join(f"{c}: {v}" for c, v in item_cells(item, wrong)) if done else "results: in progress"
+        body = (f"Entry: {item.id} — {item.label}\nKind: {item.kind}\nOwner: {ctx.name(item.owner)}\n"
+                f"Dataset: {item.dataset or 'n/a'}\nStatus: {'done' if done else 'running'}\n{cells}\n"
+                f"Last edited: {doc.time:%Y-%m-%d %H:%M} (tracker v{doc.version})")
+        out.append(_entry(ctx, doc.time, doc.author, f"{doc.title} · {item.label}", body,
+                          doc_key=f"{doc.doc_key}:{item.id}", doc=doc, event_ids=event_ids, version=doc.version))
+    return out
+
+
+def evidence_table_drafts(ctx: RenderContext) -> list[Draft]:
+    """One evidence table per source table, once its last planned item is done (corrected values)."""
+    out = []
+    for table in ctx.facts.tables:
+        items = [i for i in ctx.plan.items if i.table_id == table.id]
+        if not items:
+            continue
+        when = max(i.completed_at for i in items) + timedelta(hours=1, minutes=30)
+        when = max(when, max((e.fixed_at for e in ctx.plan.errors), default=when) + timedelta(minutes=40))
+        cols = [c for c in items[0].values]
+        rows = "\n".join(f"| {i.label} | " + " | ".join(i.values.get(c, "") for c in cols) + " |" for i in items)
+        body = (f"Evidence table for {table.caption.split(':', 1)[-1].strip() or table.id}\n"
+                f"| Item | {' | '.join(cols)} |\n{rows}")
+        out.append(_entry(ctx, when, items[-1].owner, f"Evidence table · {table.id}", body,
+                          doc_key=f"evidence:{table.id}"))
+    return out
+
+
+def decision_log_drafts(ctx: RenderContext) -> list[Draft]:
+    out = []
+    for dec in ctx.plan.decisions:
+        when = dec.time + timedelta(minutes=35)
+        body = (f"Decision: {dec.title}\nDecided by: {ctx.name(dec.decided_by)}\nWhen: {dec.time:%Y-%m-%d %H:%M}\n"
+                f"What: {dec.body}\nWhy: {dec.rationale}")
+        out.append(_entry(ctx, when, dec.decided_by, f"Decision log · {dec.title}", body,
+                          doc_key=f"decision:{dec.id}"))
+    return out
+
+
+def fact_page_drafts(ctx: RenderContext) -> list[Draft]:
+    """A project-facts page per evolving fact, edited some hours after each stated version."""
+    out = []
+    for n, fact in enumerate(ctx.plan.evolving_facts):
+        for k, ver in enumerate(fact.versions):
+            lag = timedelta(hours=3 + (n + k) % 4, minutes=15 * ((n + 2 * k) % 4))
+            when = min(ver.time + lag, ctx.plan.window_end)
+            if k + 1 < len(fact.versions) and when >= fact.versions[k + 1].time:
+                when = fact.versions[k + 1].time - timedelta(minutes=5)
+            body = (f"Project fact: {fact.subject}\nCurrent value: {ver.value}\nSet by: {ctx.name(ver.speaker)} "
+                    f"in {ver.channel}\nNote: {ver.note}")
+            out.append(_entry(ctx, when, ver.speaker, f"Project facts · {fact.subject}", body,
+                              doc_key=f"fact:{fact.id}", version=k + 1))
+    return out
+
+
+def ops_metric_drafts(ctx: RenderContext) -> list[Draft]:
+    out = []
+    for inv in ctx.plan.invented:
+        fixes = [e.fixed_at for e in ctx.plan.errors if e.target == inv.id]
+        when = max([inv.time, *fixes]) + timedelta(hours=1)
+        body = (f"Metric: {inv.name}\nValue: {inv.value} {inv.unit}\nOwner: {ctx.name(inv.owner)}\n"
+                f"Why we track it: {inv.rationale}")
+        out.append(_entry(ctx, when, inv.owner, f"Ops metrics · {inv.name}", body, doc_key=f"ops:{inv.id}"))
+    return out
+
+
+def notion_event_draft(ctx: RenderContext, event: Event) -> Draft:
+    body = finalize(event.summary, event)
+    return _entry(ctx, event.time, event.actor, f"Notes · {event.summary[:50]}", body, event_ids=[event.id])

@@ -1,0 +1,200 @@
+"""Records stage on the hand-built sample project: checks, files read back, determinism, conflicts."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import dagster as dg
+import pymupdf
+import pytest
+from PIL import Image
+from pptx import Presentation
+
+from mmeb_assets.records import checks as C
+from mmeb_assets.records.content import expected_doc_values
+from mmeb_assets.records.headers import contains_value
+from mmeb_assets.records.render import render_records
+from mmeb_assets.records.sample import PIXEL_ONLY, sample_inputs
+from mmeb_assets.records.stats import workspace_stats
+
+SEED = "aurora-retrieval"
+
+
+def _render(root: Path, seed: int = 7):
+    project = root / "projects" / SEED
+    project.mkdir(parents=True, exist_ok=True)
+    facts, org, plan = sample_inputs(SEED, project)
+    return render_records(facts, org, plan, project, random_seed=seed), facts, org, plan, project
+
+
+@pytest.fixture()
+def rendered(tmp_path):
+    return _render(tmp_path)
+
+
+def test_generated_records_pass_every_check(rendered):
+    rs, facts, org, plan, project = rendered
+    findings = C.all_findings(rs, facts, org, plan, project)
+    assert findings == {k: [] for k in findings}
+    assert 200 <= len(rs.records) <= 275
+    lines = (project / "records.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == len(rs.records)
+    assert json.loads(lines[0])["id"] == rs.records[0].id
+    assert {r.source for r in rs.records} >= {"slack", "email", "notion", "meeting", "log", "txt", "pdf_page",
+                                              "slide", "image"}
+
+
+def test_same_seed_gives_identical_bytes_and_another_seed_another_week(tmp_path):
+    a = _render(tmp_path / "a")[4]
+    b = _render(tmp_path / "b")[4]
+    assert (a / "records.jsonl").read_bytes() == (b / "records.jsonl").read_bytes()
+    for rel in ("docs/report_v1.pdf", "docs/deck_v2.pptx", "pages/report_v2_p03.png", "images/chart_v1.png"):
+        assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
+    c = _render(tmp_path / "c", seed=8)[4]
+    assert (a / "records.jsonl").read_bytes() != (c / "records.jsonl").read_bytes()
+
+
+def test_every_channel_event_has_one_message_with_actor_and_time(rendered):
+    rs, facts, org, plan, project = rendered
+    channels = {c.id for c in org.channels}
+    for event in plan.events:
+        if event.where in channels:
+            msgs = [r for r in rs.records if r.source == "slack" and event.id in r.event_ids]
+            assert len(msgs) == 1
+            assert (msgs[0].author, msgs[0].timestamp, msgs[0].channel) == (event.actor, event.time, event.where)
+            assert msgs[0].text.startswith(f"[Slack #{event.where}]") or event.where.startswith("dm-")
+
+
+def test_correction_is_explicit_wrong_to_right(rendered):
+    rs, _, _, plan, _ = rendered
+    err = plan.errors[0]
+    fix = next(e for e in plan.events if e.kind == "correction" and err.id in e.refs)
+    text = next(r.text for r in rs.records if fix.id in r.event_ids)
+    assert f"{err.wrong_value} -> {err.correct_value}" in text
+
+
+def test_planted_bad_records_fail_the_checks(rendered):
+    rs, facts, org, plan, project = rendered
+    slack = [r for r in rs.records if r.source == "slack" and r.event_ids and r.channel == "aurora-leads"]
+    bad = slack[0].model_copy(update={"author": "leo"})  # leo is not in #aurora-leads
+    records = [bad if r.id == bad.id else r for r in rs.records]
+    broken = rs.model_copy(update={"records": records})
+    assert any("not a member" in f for f in C.check_speakers(broken, org))
+    assert any("planned" in f for f in C.check_event_messages(broken, org, plan))
+
+    leak = rs.records[5].model_copy(update={"text": rs.records[5].text + f" peak {PIXEL_ONLY}"})
+    leaked = rs.model_copy(update={"records": [leak if r.id == leak.id else r for r in rs.records]})
+    assert any(PIXEL_ONLY in f for f in C.check_pixel_only(leaked, facts, plan))
+
+    gone = next(r for r in rs.records if r.source == "slack" and r.event_ids)
+    missing = rs.model_copy(update={"records": [r for r in rs.records if r.id != gone.id]})
+    assert any(gone.event_ids[0] in f for f in C.check_event_messages(missing, org, plan))
+
+    joiner = org.person(org.late_joiner_id)
+    early = next(r for r in rs.records if r.timestamp < joiner.joined_at)
+    peek = early.model_copy(update={"access": [*early.access, joiner.id]})
+    peeked = rs.model_copy(update={"records": [peek if r.id == peek.id else r for r in rs.records]})
+    assert any("joined at" in f for f in C.check_access(peeked, org))
+
+
+def test_pdf_pptx_png_open_back(rendered):
+    rs, _, _, plan, project = rendered
+    v2 = next(d for d in plan.documents if d.id == "report_v2")
+    with pymupdf.open(project / "docs/report_v2.pdf") as doc:
+        text = "\n".join(p.get_text() for p in doc)
+        assert len(doc) == sum(1 for r in rs.records if r.doc_id == "report_v2" and r.source == "pdf_page")
+    for value in expected_doc_values(plan, v2):
+        assert contains_value(text, value)
+    v1 = next(d for d in plan.documents if d.id == "report_v1")
+    with pymupdf.open(project / "docs/report_v1.pdf") as doc:
+        text1 = "\n".join(p.get_text() for p in doc)
+    assert "pending" in text1.lower() and "79.2" in text1 and not contains_value(text1, "83.5")
+    deck = Presentation(str(project / "docs/deck_v2.pptx"))
+    slide_recs = [r for r in rs.records if r.doc_id == "deck_v2" and r.source == "slide"]
+    assert len(deck.slides) == len(slide_recs)
+    assert "83.5" in "\n".join(r.text for r in slide_recs)
+    for r in slide_recs:
+        with Image.open(project / r.image_path) as img:
+            assert img.size == (1280, 720)
+        assert "pillow-slide-renderer" in r.provenance.generator or "libreoffice" in r.provenance.generator
+    page = next(r for r in rs.records if r.source == "pdf_page")
+    with Image.open(project / page.image_path) as img:
+        assert abs(img.size[0] - 827) <= 2 and abs(img.size[1] - 1170) <= 2
+
+
+def test_slack_correction_while_notion_still_shows_old_value(rendered):
+    rs, _, _, plan, _ = rendered
+    found = []
+    for err in plan.errors:
+        fix = next((r for r in rs.records if r.source == "slack" and contains_value(r.text, err.correct_value)
+                    and contains_value(r.text, err.wrong_value) and r.timestamp >= err.fixed_at), None)
+        if fix is None:
+            continue
+        stale = [r for r in rs.records if r.source == "notion" and contains_value(r.text, err.wrong_value)
+                 and r.timestamp <= fix.timestamp]
+        later = [r for r in rs.records if r.source == "notion" and contains_value(r.text, err.correct_value)
+                 and r.timestamp > fix.timestamp]
+        if stale and later:
+            found.append(err.id)
+    assert found, "no value corrected in Slack while Notion still shows the old one"
+
+
+def test_fact_with_three_versions_recoverable_by_time(rendered):
+    rs, _, _, plan, _ = rendered
+    fact = next(f for f in plan.evolving_facts if len(f.versions) >= 3)
+    for version in fact.versions:
+        said = [r for r in rs.records if r.source == "slack" and r.timestamp == version.time
+                and contains_value(r.text, version.value)]
+        assert said, version
+    notion = [r for r in rs.records if r.doc_key == f"fact:{fact.id}"]
+    assert [r.version for r in notion] == list(range(1, len(fact.versions) + 1))
+    assert all(n.supersedes == o.id for o, n in zip(notion, notion[1:]))
+
+
+def test_late_joiner_and_restricted_channels(rendered):
+    rs, _, org, _, _ = rendered
+    joiner = org.person(org.late_joiner_id)
+    assert all(joiner.id not in r.access for r in rs.records if r.timestamp < joiner.joined_at)
+    assert any(joiner.id in r.access for r in rs.records if r.timestamp >= joiner.joined_at)
+    welcome = [r for r in rs.records if r.source == "email" and joiner.email in r.recipients]
+    assert welcome and "Welcome" in welcome[0].text
+    leads = set(org.channel("aurora-leads").members)
+    assert all(set(r.access) <= leads for r in rs.records if r.channel == "aurora-leads")
+
+
+def test_workspace_stats_shape(rendered):
+    rs = rendered[0]
+    stats = workspace_stats([rs])
+    assert list(stats.text) == ["Slack messages", "Notion entries", "Email", "Meeting notes", "TXT / LOG"]
+    assert list(stats.visual) == ["PDF pages", "Standalone images", "Slides"]
+    assert stats.retrieval_records == len(rs.records) == stats.textual_records + stats.visual_records
+    assert stats.versions_by_kind["PDFs"] == 1 and stats.versions_by_kind["presentations"] == 1
+    assert stats.tokens_total > 1000
+
+
+def _write_upstream(home: Path, facts, org, plan) -> None:
+    folder = home / "projects" / SEED
+    for name, obj in (("source_facts", facts), ("organization", org), ("event_plan", plan)):
+        envelope = {"model": f"{type(obj).__module__}.{type(obj).__qualname__}", "data": obj.model_dump(mode="json")}
+        (folder / f"{name}.json").write_text(json.dumps(envelope), encoding="utf-8")
+
+
+def test_dagster_assets_and_checks_materialize(mmeb_home):
+    from mmeb_assets.records.assets import ASSETS, CHECKS
+    from mmeb_resources.io_manager import PydanticJsonIOManager
+    from mmeb_resources.llm import LLMResource
+    from mmeb_resources.storage import StorageResource
+
+    project = mmeb_home / "projects" / SEED
+    project.mkdir(parents=True)
+    _write_upstream(mmeb_home, *sample_inputs(SEED, project))
+    from mmeb_assets.partitions import seed_partitions_def
+
+    upstream = [dg.AssetSpec(name, partitions_def=seed_partitions_def)
+                for name in ("source_facts", "organization", "event_plan")]
+    result = dg.materialize([*upstream, *ASSETS, *CHECKS], partition_key=SEED, resources={
+        "storage": StorageResource(), "io_manager": PydanticJsonIOManager(), "llm": LLMResource()})
+    assert result.success
+    evaluations = result.get_asset_check_evaluations()
+    assert len(evaluations) == len(CHECKS) and all(e.passed for e in evaluations)
+    assert (project / "records.jsonl").exists() and (project / "workspace_stats.json").exists()
