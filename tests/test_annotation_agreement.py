@@ -119,3 +119,13 @@ def test_human_agreement_asset_without_database(mmeb_home):
     assert stored["data"]["judged_items"] == 0
     assert any("no annotation database" in n for n in stored["data"]["notes"])
     assert not result.get_asset_check_evaluations()[0].passed
+
+
+def test_annotation_definitions():
+    from mmeb_assets.annotation.defs import defs as annotation_defs
+    from mmeb_resources.defaults import default_resources
+
+    defs = dg.Definitions.merge(annotation_defs, dg.Definitions(resources=default_resources()))
+    keys = {k.to_user_string() for k in defs.resolve_all_asset_keys()}
+    assert "human_agreement" in keys
+    assert not defs.resolve_assets_def("human_agreement").partitions_def

@@ -183,3 +183,48 @@ def test_cli_refuses_non_loopback_without_token_and_exports(app_home, tmp_path):
                               timeout=120)
     assert exported.returncode == 0, exported.stderr
     assert "wrote 1 judgments" in exported.stdout and '"c3_leak": "present"' in out.read_text()
+
+
+def test_index_lists_progress_and_done_page_after_the_last_item(app_home):
+    home, order = app_home
+    with running(home) as port:
+        location = request(port, "GET", "/a/ben/")[1]["Location"]
+        for item_id in order:
+            assert location == f"/a/ben/item/{item_id}"
+            location = request(port, "POST", location, GOOD)[1]["Location"]
+        assert location == "/a/ben/"
+        status, _, body = request(port, "GET", location)
+        assert status == 200 and "All 8 items of the sample are judged" in body.decode()
+        index = request(port, "GET", "/")[2].decode()
+        assert "8 of 8 judged" in index and "0 of 8 judged" in index
+        assert "accepted" not in index.lower() and "rejected" not in index.lower()
+
+
+def test_mmeb_annotate_serves_with_a_token(app_home):
+    import re
+    import urllib.request
+    from http.cookiejar import CookieJar
+
+    home, order = app_home
+    env = {"MMEB_HOME": str(home), "PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "mmeb_assets.cli", "annotate", "--port", "0", "--token", "tok-1",
+                             "--annotator", "cy"], cwd=REPO, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith("annotation app:"):
+                break
+        url = re.search(r"http://\S+", lines[-1]).group(0)
+        assert url.endswith("/?token=tok-1"), lines
+        port = int(re.search(r":(\d+)/", url).group(1))
+        assert request(port, "GET", "/a/cy/")[0] == 401
+        assert request(port, "GET", "/a/cy/", headers={"X-MMEB-Token": "tok-1"})[0] == 303
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+        with opener.open(url, timeout=30) as reply:  # the token moves into a cookie, then the redirect
+            assert reply.status == 200 and b"cy" in reply.read()
+        assert any("keeping the existing sample of 8 items" in line for line in lines)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -272,8 +272,7 @@ class Handler(BaseHTTPRequestHandler):
         with self.app.connection() as conn:
             total = db.sample_size(conn)
             progress = [(name, len(db.judged_item_ids(conn, name))) for name in db.annotators(conn)]
-            notes = [v for k, v in sorted(db.sample_meta(conn).items()) if k.startswith("note")]
-        self._html(HTTPStatus.OK, views.index_page(progress, total, notes))
+        self._html(HTTPStatus.OK, views.index_page(progress, total))
 
     def _next_location(self, conn: sqlite3.Connection, annotator: str, after: str | None) -> str:
         order = [r.item_id for r in db.sample(conn)]

@@ -35,13 +35,13 @@ def error_page(status: int, reason: str, message: str) -> str:
                 f"<p id='error-message'>{e(message)}</p><p><a href='/'>Back to the start page</a></p></main>")
 
 
-def index_page(progress: list[tuple[str, int]], total: int, notes: list[str]) -> str:
+def index_page(progress: list[tuple[str, int]], total: int) -> str:
+    """No sampling notes here: they count accepted/rejected items, which annotators should not see."""
     rows = "".join(f"<li><a class='annotator' href='/a/{quote(name, safe='')}/'>{e(name)}</a> "
                    f"<span class='muted'>{done} of {total} judged</span></li>" for name, done in progress)
-    note_html = "".join(f"<p class='note'>{e(n)}</p>" for n in notes)
     return page("MMEB human validation", "<main><h1>MMEB human validation</h1>"
                 f"<p>{total} items in the sample. Choose your name to continue where you left off.</p>"
-                f"{note_html}<ul class='annotators'>{rows}</ul></main>")
+                f"<ul class='annotators'>{rows}</ul></main>")
 
 
 def done_page(annotator: str, total: int) -> str:
