@@ -173,3 +173,14 @@ def fixture_records() -> RecordSet:
         author=people["omar"], title="Weekly sync")
     records.sort(key=lambda r: (r.timestamp, r.order))
     return RecordSet(seed_id=SEED, provenance=_prov("records"), records=records, version_graph=[])
+
+
+def fixture_project(seed: str = SEED) -> tuple[Organization, EventPlan, RecordSet]:
+    """The fixture relabelled to another seed id (ids, projects and provenance follow)."""
+    import json
+
+    def relabel(model):
+        text = json.dumps(model.model_dump(mode="json")).replace(SEED, seed)
+        return type(model).model_validate(json.loads(text))
+
+    return relabel(fixture_organization()), relabel(fixture_plan()), relabel(fixture_records())

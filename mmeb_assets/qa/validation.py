@@ -66,7 +66,7 @@ def validate_item(item: QAItem, index: ProjectIndex, llm_validator=None, max_rou
         stages, final, fix = _run_stages(current, index, llm_validator)
         if final.verdict == "pass":
             decision = "fix" if fixes else "pass"
-            category = categories[-1] if categories else "none"
+            category = categories[0] if categories else "none"
             return current.model_copy(update={"validation": Validation(
                 decision=decision, category=category, stages=stages, fixes_applied=fixes, rounds=round_no)})
         if final.verdict == "fix" and not fix.empty and round_no < max_rounds:

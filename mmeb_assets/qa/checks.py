@@ -1,0 +1,79 @@
+"""Asset checks of the qa stage: leaks, evidence ids, evidence present, duplicates, task coverage."""
+
+from collections import Counter
+
+import dagster as dg
+
+from mmeb_assets.qa.assets import benchmark, qa_validated
+from mmeb_assets.qa.text import normalize
+from mmeb_assets.qa.validate_rules import cited_ids, leaked
+from mmeb_assets.schema import TASKS, Benchmark, QAItem, QASet, RecordSet
+
+
+def _result(findings: list[str], severity=dg.AssetCheckSeverity.ERROR, **meta) -> dg.AssetCheckResult:
+    return dg.AssetCheckResult(passed=not findings, severity=severity,
+                               metadata={"findings": len(findings), "first": "; ".join(findings[:5]), **meta})
+
+
+def find_leaks(items: list[QAItem]) -> list[str]:
+    return [f"{i.id}: question contains {i.gold.value!r}" for i in items if leaked(i)]
+
+
+def find_unknown_evidence(items: list[QAItem], record_ids: set[str]) -> list[str]:
+    return [f"{i.id}: {sorted(set(cited_ids(i)) - record_ids)}" for i in items if set(cited_ids(i)) - record_ids]
+
+
+def find_missing_evidence(items: list[QAItem]) -> list[str]:
+    return [i.id for i in items if i.answer_status == "answerable" and not i.evidence]
+
+
+def find_duplicates(items: list[QAItem]) -> list[str]:
+    counts = Counter(normalize(i.q) for i in items)
+    ids = Counter(i.id for i in items)
+    return [f"duplicate question: {q[:60]}" for q, n in counts.items() if n > 1] + \
+           [f"duplicate id: {i}" for i, n in ids.items() if n > 1]
+
+
+def find_missing_tasks(items: list[QAItem]) -> list[str]:
+    present = {i.task for i in items}
+    return [t for t in TASKS if t not in present]
+
+
+@dg.asset_check(asset=qa_validated, blocking=True, description="no kept question reveals its own answer")
+def qa_no_leak(qa_validated: QASet) -> dg.AssetCheckResult:
+    return _result(find_leaks(qa_validated.items))
+
+
+@dg.asset_check(asset=qa_validated, blocking=True, additional_ins={"records": dg.AssetIn("records")},
+                description="every evidence and solution record id exists in the project's records")
+def qa_evidence_ids_exist(qa_validated: QASet, records: RecordSet) -> dg.AssetCheckResult:
+    return _result(find_unknown_evidence(qa_validated.items, {r.id for r in records.records}))
+
+
+@dg.asset_check(asset=qa_validated, blocking=True, description="every answerable item has gold evidence")
+def qa_answerable_have_evidence(qa_validated: QASet) -> dg.AssetCheckResult:
+    return _result(find_missing_evidence(qa_validated.items))
+
+
+@dg.asset_check(asset=qa_validated, blocking=True, description="no duplicate questions or ids")
+def qa_no_duplicates(qa_validated: QASet) -> dg.AssetCheckResult:
+    return _result(find_duplicates(qa_validated.items))
+
+
+@dg.asset_check(asset=qa_validated, blocking=False, description="each of the 8 task types is present")
+def qa_task_coverage(qa_validated: QASet) -> dg.AssetCheckResult:
+    missing = find_missing_tasks(qa_validated.items)
+    return _result([f"missing task: {t}" for t in missing], severity=dg.AssetCheckSeverity.WARN,
+                   tasks_present=len(TASKS) - len(missing))
+
+
+@dg.asset_check(asset=benchmark, blocking=True, description="merged benchmark: no leak, no duplicate ids, evidence present")
+def benchmark_integrity(benchmark: Benchmark) -> dg.AssetCheckResult:
+    findings = find_leaks(benchmark.items) + find_missing_evidence(benchmark.items)
+    ids = Counter(i.id for i in benchmark.items)
+    findings += [f"duplicate id: {i}" for i, n in ids.items() if n > 1]
+    return _result(findings, questions=len(benchmark.items))
+
+
+QA_CHECKS = [qa_no_leak, qa_evidence_ids_exist, qa_answerable_have_evidence, qa_no_duplicates, qa_task_coverage,
+             benchmark_integrity]

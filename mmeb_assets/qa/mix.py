@@ -1,0 +1,75 @@
+"""Choose a project's questions so the category shares follow a configured mix.
+
+Paper mix: ER 68%, CR 26%, UNS 5%. Every task type keeps at least one item when it has one; within a
+category the tasks take turns, in a seeded stable order, so no task crowds out the others.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from mmeb_assets.qa.families.base import stable_rank
+from mmeb_assets.schema import TASK_CATEGORY, TASKS, QAItem
+
+PAPER_MIX = {"ER": 0.68, "CR": 0.26, "UNS": 0.05}
+
+
+def normalize_mix(mix: dict[str, float]) -> dict[str, float]:
+    unknown = set(mix) - set(PAPER_MIX)
+    if unknown:
+        raise ValueError(f"mix: unknown categories {sorted(unknown)}; use ER, CR, UNS")
+    total = sum(max(0.0, v) for v in mix.values())
+    if total <= 0:
+        raise ValueError("mix: shares must sum to more than 0")
+    return {c: max(0.0, mix.get(c, 0.0)) / total for c in PAPER_MIX}
+
+
+def _quota(available: dict[str, int], mix: dict[str, float], target: int) -> dict[str, int]:
+    """Largest total <= target whose category counts fit the mix and what is available."""
+    total = target
+    for cat, share in mix.items():
+        if share > 0:
+            total = min(total, int(available.get(cat, 0) / share + 1e-9) if available.get(cat, 0) else total)
+    quota = {c: int(round(total * s)) for c, s in mix.items()}
+    for cat in quota:
+        quota[cat] = min(quota[cat], available.get(cat, 0))
+    return quota
+
+
+def _round_robin(items: list[QAItem], n: int, seed: str) -> list[QAItem]:
+    by_task: dict[str, list[QAItem]] = defaultdict(list)
+    for item in sorted(items, key=lambda i: stable_rank(seed, "mix", i.id)):
+        by_task[item.task].append(item)
+    chosen: list[QAItem] = []
+    order = [t for t in TASKS if by_task.get(t)]
+    while len(chosen) < n and any(by_task[t] for t in order):
+        for task in order:
+            if by_task[task] and len(chosen) < n:
+                chosen.append(by_task[task].pop(0))
+    return chosen
+
+
+def select_mix(items: list[QAItem], mix: dict[str, float], target: int, seed: str) -> tuple[list[QAItem], list[QAItem]]:
+    """(selected, left out). At least one item per task type when one exists."""
+    mix = normalize_mix(mix)
+    by_cat: dict[str, list[QAItem]] = defaultdict(list)
+    for item in items:
+        by_cat[TASK_CATEGORY[item.task]].append(item)
+    quota = _quota({c: len(v) for c, v in by_cat.items()}, mix, target)
+    for cat, group in by_cat.items():
+        quota[cat] = max(quota.get(cat, 0), len({i.task for i in group}))
+    chosen: list[QAItem] = []
+    for cat, group in by_cat.items():
+        chosen += _round_robin(group, quota[cat], seed)
+    chosen_ids = {i.id for i in chosen}
+    order = {t: n for n, t in enumerate(TASKS)}
+    selected = sorted(chosen, key=lambda i: (order[i.task], i.id))
+    return selected, [i for i in items if i.id not in chosen_ids]
+
+
+def achieved_mix(items: list[QAItem]) -> dict[str, float]:
+    if not items:
+        return {}
+    counts: dict[str, int] = defaultdict(int)
+    for item in items:
+        counts[TASK_CATEGORY[item.task]] += 1
+    return {c: round(counts.get(c, 0) / len(items), 4) for c in PAPER_MIX}
