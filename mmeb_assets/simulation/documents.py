@@ -159,7 +159,7 @@ class DocumentPlanner:
         picks = [i for i in self.items if i.kind == "release"][:1] + [i for i in self.items if i.kind in (
             "progression", "chronological")][:1]
         for it in picks:
-            when = after(self.config, it.completed_at, -0.2)
+            when = it.completed_at
             doc = self.versioned(f"log_{it.id}", "run_log", f"{it.id} log", it.owner, [when], "files",
                                  item_ids=[it.id], filename=f"{it.id}.log")[0]
             doc.error_ids_shown_wrong, doc.reflects_corrections = [], True
