@@ -7,12 +7,25 @@ import dagster as dg
 from mmeb_assets.qa.assets import benchmark, qa_validated
 from mmeb_assets.qa.text import normalize
 from mmeb_assets.qa.validate_rules import cited_ids, leaked
-from mmeb_assets.schema import TASKS, Benchmark, QAItem, QASet, RecordSet
+from mmeb_assets.schema import TASKS, Benchmark, QAItem
 
 
 def _result(findings: list[str], severity=dg.AssetCheckSeverity.ERROR, **meta) -> dg.AssetCheckResult:
     return dg.AssetCheckResult(passed=not findings, severity=severity,
                                metadata={"findings": len(findings), "first": "; ".join(findings[:5]), **meta})
+
+
+def _items(value) -> list[QAItem]:
+    """A check input may arrive as the partition's QASet or as a dict partition -> QASet."""
+    if isinstance(value, dict):
+        return [i for v in value.values() for i in _items(v)]
+    return list(value.items)
+
+
+def _record_ids(value) -> set[str]:
+    if isinstance(value, dict):
+        return {i for v in value.values() for i in _record_ids(v)}
+    return {r.id for r in value.records}
 
 
 def find_leaks(items: list[QAItem]) -> list[str]:
@@ -40,29 +53,30 @@ def find_missing_tasks(items: list[QAItem]) -> list[str]:
 
 
 @dg.asset_check(asset=qa_validated, blocking=True, description="no kept question reveals its own answer")
-def qa_no_leak(qa_validated: QASet) -> dg.AssetCheckResult:
-    return _result(find_leaks(qa_validated.items))
+def qa_no_leak(qa_validated) -> dg.AssetCheckResult:
+    return _result(find_leaks(_items(qa_validated)))
 
 
 @dg.asset_check(asset=qa_validated, blocking=True, additional_ins={"records": dg.AssetIn("records")},
                 description="every evidence and solution record id exists in the project's records")
-def qa_evidence_ids_exist(qa_validated: QASet, records: RecordSet) -> dg.AssetCheckResult:
-    return _result(find_unknown_evidence(qa_validated.items, {r.id for r in records.records}))
+def qa_evidence_ids_exist(qa_validated, records) -> dg.AssetCheckResult:
+    return _result(find_unknown_evidence(_items(qa_validated), _record_ids(records)))
 
 
 @dg.asset_check(asset=qa_validated, blocking=True, description="every answerable item has gold evidence")
-def qa_answerable_have_evidence(qa_validated: QASet) -> dg.AssetCheckResult:
-    return _result(find_missing_evidence(qa_validated.items))
+def qa_answerable_have_evidence(qa_validated) -> dg.AssetCheckResult:
+    return _result(find_missing_evidence(_items(qa_validated)))
 
 
 @dg.asset_check(asset=qa_validated, blocking=True, description="no duplicate questions or ids")
-def qa_no_duplicates(qa_validated: QASet) -> dg.AssetCheckResult:
-    return _result(find_duplicates(qa_validated.items))
+def qa_no_duplicates(qa_validated) -> dg.AssetCheckResult:
+    return _result(find_duplicates(_items(qa_validated)))
 
 
 @dg.asset_check(asset=qa_validated, blocking=False, description="each of the 8 task types is present")
-def qa_task_coverage(qa_validated: QASet) -> dg.AssetCheckResult:
-    missing = find_missing_tasks(qa_validated.items)
+def qa_task_coverage(qa_validated) -> dg.AssetCheckResult:
+    sets = qa_validated if isinstance(qa_validated, dict) else {"": qa_validated}
+    missing = sorted({t for v in sets.values() for t in find_missing_tasks(_items(v))})
     return _result([f"missing task: {t}" for t in missing], severity=dg.AssetCheckSeverity.WARN,
                    tasks_present=len(TASKS) - len(missing))
 
