@@ -91,10 +91,11 @@ def test_annotator_judges_an_item_and_sees_it_after_reload(served, tmp_path):
         card.find_element(By.TAG_NAME, "summary").click()
         driver.find_element(By.ID, "source-search").send_keys("dana")
         wait.until(lambda d: d.find_element(By.ID, "source-count").text == "2 of 5 records")
+        driver.set_window_size(1600, 1900)  # the whole page, assessment panel included
         shot = tmp_path / "annotation_item.png"
         assert driver.save_screenshot(str(shot))
     with Image.open(shot) as picture:
-        assert picture.size[0] >= 800 and picture.size[1] >= 600
+        assert picture.size[0] >= 800 and picture.size[1] >= 1000
     conn = db.connect(db.db_path(home))
     item_id = item_url.rsplit("/", 1)[1]
     assert db.get_judgment(conn, "ana", item_id) == db.Judgment("ana", item_id, "no", "yes", "present",

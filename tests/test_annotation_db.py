@@ -59,6 +59,10 @@ def test_sampling_defaults_fewer_when_fewer_and_fixed_seed(mmeb_home):
     assert len(small.items) == 3 and all(i.project == "alpha" for i, _ in small.items) and not small.notes
     with pytest.raises(AnnotationInputError, match="gamma"):
         draw_from_home(mmeb_home, SampleConfig(projects=["gamma"]))
+    listed = draw_from_home(mmeb_home, SampleConfig(item_ids=["beta-q100", "alpha-q1", "alpha-q1"]))
+    assert sorted((i.id, label) for i, label in listed.items) == [("alpha-q1", "accepted"), ("beta-q100", "rejected")]
+    with pytest.raises(AnnotationInputError, match="nope"):
+        draw_from_home(mmeb_home, SampleConfig(item_ids=["nope"]))
 
 
 def test_draw_sample_is_a_shuffle_of_both_kinds(mmeb_home):

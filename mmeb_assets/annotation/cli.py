@@ -36,6 +36,8 @@ def register(subparsers) -> None:
     p.add_argument("--rejected", type=int, default=50, help="rejected items to sample (first start only)")
     p.add_argument("--seed", type=int, default=0, help="sampling and shuffling seed (first start only)")
     p.add_argument("--project", action="append", default=[], help="sample only from this project (repeatable)")
+    p.add_argument("--items", metavar="FILE", help="sample exactly the item ids listed in FILE, one a line "
+                   "(first start only)")
     p.set_defaults(func=_cmd_annotate)
 
 
@@ -98,10 +100,12 @@ def _cmd_annotate(args: argparse.Namespace) -> int:
         return 2
     try:
         names = annotator_names(args.annotator)
-        config = SampleConfig(args.accepted, args.rejected, args.seed, args.project)
+        item_ids = [] if not args.items else [line.strip() for line in
+                                              Path(args.items).read_text(encoding="utf-8").splitlines() if line.strip()]
+        config = SampleConfig(args.accepted, args.rejected, args.seed, args.project, item_ids)
         for note in prepare(home, names, config):
             print(note)
-    except (ValueError, AnnotationInputError) as exc:
+    except (ValueError, OSError, AnnotationInputError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     server = make_server(AnnotationApp(home=home, token=token), args.host, args.port)

@@ -77,10 +77,15 @@ class SampleConfig:
     n_rejected: int = 50
     seed: int = 0
     projects: list[str] = field(default_factory=list)
+    item_ids: list[str] = field(default_factory=list)
+    """When given, exactly these items (the counts are ignored), still shuffled with the seed."""
 
     def as_meta(self) -> dict[str, str]:
-        return {"n_accepted": str(self.n_accepted), "n_rejected": str(self.n_rejected), "seed": str(self.seed),
+        meta = {"n_accepted": str(self.n_accepted), "n_rejected": str(self.n_rejected), "seed": str(self.seed),
                 "projects": ",".join(self.projects)}
+        if self.item_ids:
+            meta["item_ids"] = ",".join(self.item_ids)
+        return meta
 
 
 @dataclass
@@ -95,6 +100,14 @@ def draw_sample(accepted: list[QAItem], rejected: list[QAItem], config: SampleCo
     rng = random.Random(config.seed)
     notes = []
     chosen: list[tuple[QAItem, str]] = []
+    if config.item_ids:
+        by_id = {i.id: (i, "accepted") for i in accepted} | {i.id: (i, "rejected") for i in rejected}
+        unknown = [i for i in config.item_ids if i not in by_id]
+        if unknown:
+            raise AnnotationInputError(f"item id(s) not in any qa_validated.json: {', '.join(unknown[:10])}")
+        chosen = [by_id[i] for i in dict.fromkeys(config.item_ids)]
+        rng.shuffle(chosen)
+        return DrawnSample(chosen, {"accepted": len(accepted), "rejected": len(rejected)}, notes)
     for label, pool, wanted in (("accepted", accepted, config.n_accepted), ("rejected", rejected, config.n_rejected)):
         pool = sorted(pool, key=lambda item: item.id)
         if len(pool) < wanted:

@@ -58,10 +58,11 @@ def item_list_page(annotator: str, items: list[tuple[int, str, bool]]) -> str:
 
 
 def _meta(record: Record) -> str:
-    parts = [("Application", APPLICATIONS.get(record.source, record.source)),
-             ("File", record.filename or record.title), ("Page", record.page),
-             ("Author", record.author), ("Channel", record.channel),
-             ("Time", record.timestamp.isoformat(sep=" ", timespec="minutes"))]
+    parts = [("Application", APPLICATIONS.get(record.source, record.source)), ("File", record.filename),
+             ("Title", record.title if record.title != record.filename else ""), ("Page", record.page),
+             ("Author", record.author), ("To", ", ".join(record.recipients)), ("Channel", record.channel),
+             ("Time", record.timestamp.isoformat(sep=" ", timespec="minutes")),
+             ("Version", record.version if record.version > 1 else "")]
     return "".join(f"<span class='meta-{e(k.lower())}'><b>{e(k)}:</b> {e(v)}</span>"
                    for k, v in parts if v not in (None, ""))
 
