@@ -1,0 +1,144 @@
+"""Opening a PDF safely, page text and blocks, and the 'Table N' / 'Figure N' captions on each page."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pymupdf
+
+from mmeb_assets.schema.source import PageText, TextBlock
+
+MIN_TEXT_CHARS_PER_DOC = 40
+LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\u00ad": ""}
+CAPTION_RE = re.compile(r"^(?P<kind>Table|TABLE|Figure|FIGURE|Fig\.)\s*(?P<number>\d{1,3})\s*(?P<delim>[:.|])\s*\S")
+SECTION_HEADING_RE = re.compile(r"^(\d+(\.\d+)*\.?\s+)?[A-Z][\w\- ,&:/()]{0,70}$")
+
+
+class IngestionError(ValueError):
+    """A seed PDF that cannot be ingested; the message names the file and the reason."""
+
+    def __init__(self, path: Path | str, reason: str):
+        super().__init__(f"{path}: {reason}")
+        self.path = str(path)
+        self.reason = reason
+
+
+def normalize_text(text: str) -> str:
+    """Ligatures to letters, soft hyphens dropped; everything else exactly as printed."""
+    for char, replacement in LIGATURES.items():
+        text = text.replace(char, replacement)
+    return text
+
+
+def squash(text: str) -> str:
+    """Lines joined with single spaces (a caption or a sentence as one string)."""
+    return " ".join(normalize_text(text).split())
+
+
+def open_pdf(path: Path) -> pymupdf.Document:
+    """Open a seed PDF or raise IngestionError: missing, empty, corrupt, encrypted, or without text."""
+    path = Path(path)
+    if not path.exists():
+        raise IngestionError(path, "file not found (expected the seed PDF at this path)")
+    if not path.is_file():
+        raise IngestionError(path, "not a regular file")
+    if path.stat().st_size == 0:
+        raise IngestionError(path, "empty file (0 bytes)")
+    with open(path, "rb") as handle:
+        head = handle.read(1024)
+    if b"%PDF-" not in head:
+        raise IngestionError(path, "corrupt PDF: no '%PDF-' header in the first 1024 bytes")
+    try:
+        doc = pymupdf.open(path, filetype="pdf")
+    except Exception as exc:  # pymupdf raises FileDataError/RuntimeError with a MuPDF message
+        raise IngestionError(path, f"corrupt PDF: {exc}") from exc
+    if doc.needs_pass:
+        doc.close()
+        raise IngestionError(path, "encrypted PDF: a password is needed to read it")
+    if doc.page_count == 0:
+        doc.close()
+        raise IngestionError(path, "corrupt PDF: no pages could be read")
+    try:
+        chars = sum(len(page.get_text().strip()) for page in doc)
+    except Exception as exc:
+        doc.close()
+        raise IngestionError(path, f"corrupt PDF: page content unreadable ({exc})") from exc
+    if chars < MIN_TEXT_CHARS_PER_DOC:
+        doc.close()
+        raise IngestionError(path, f"no text layer ({chars} characters on {doc.page_count} page(s)): a scanned or "
+                                   "image-only PDF; run OCR on it first (e.g. ocrmypdf)")
+    return doc
+
+
+@dataclass(frozen=True)
+class Caption:
+    kind: str  # "table" | "figure"
+    number: int
+    text: str
+    page: int  # 1-based
+    bbox: tuple[float, float, float, float]
+    vertical: bool = False
+
+    @property
+    def continued(self) -> bool:
+        return "(continued)" in self.text.lower()
+
+
+def _block_kind(text: str, caption: bool) -> str:
+    if caption:
+        return "caption"
+    one_line = " ".join(text.split())
+    if "\n" not in text.strip() and len(one_line) < 70 and SECTION_HEADING_RE.match(one_line) and not one_line.endswith("."):
+        return "heading"
+    return "text"
+
+
+def _caption_of(text: str) -> tuple[str, int] | None:
+    """('table'|'figure', number) when a block starts with a caption; list-of-figures entries are not."""
+    flat = squash(text)
+    match = CAPTION_RE.match(flat)
+    if not match:
+        return None
+    starts = len(re.findall(r"(?:^|\n)\s*(?:Table|Figure|Fig\.)\s*\d+", text))
+    if starts > 1 or re.search(r"(\.\s?){4,}\s*\d+", flat):
+        return None  # a list of tables/figures, or a TOC line with dot leaders
+    kind = "table" if match.group("kind").lower().startswith("tab") else "figure"
+    return kind, int(match.group("number"))
+
+
+def read_pages(doc: pymupdf.Document) -> tuple[list[PageText], list[Caption]]:
+    """Every page's text and blocks (kind: text, heading, caption) and the captions found."""
+    pages: list[PageText] = []
+    captions: list[Caption] = []
+    for page in doc:
+        number = page.number + 1
+        blocks: list[TextBlock] = []
+        for x0, y0, x1, y1, text, _no, block_type in page.get_text("blocks", sort=False):
+            if block_type != 0 or not text.strip():
+                continue
+            found = _caption_of(text)
+            bbox = (round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2))
+            blocks.append(TextBlock(page=number, bbox=bbox, text=normalize_text(text).strip(),
+                                    kind=_block_kind(text, found is not None)))
+            if found:
+                vertical = (x1 - x0) < 0.3 * (y1 - y0) and (y1 - y0) > 60
+                captions.append(Caption(kind=found[0], number=found[1], text=squash(text), page=number,
+                                        bbox=bbox, vertical=vertical))
+        pages.append(PageText(page=number, text=normalize_text(page.get_text()), blocks=blocks))
+    return pages, captions
+
+
+def guess_title(doc: pymupdf.Document) -> str:
+    """Metadata title when it looks real, else the largest-font line on page 1."""
+    meta = (doc.metadata or {}).get("title", "") or ""
+    if len(meta.strip()) > 3 and not meta.lower().endswith((".pdf", ".doc", ".docx")) and meta.lower() != "untitled":
+        return squash(meta)
+    best: tuple[float, str] = (0.0, "")
+    for block in doc[0].get_text("dict")["blocks"]:
+        for line in block.get("lines", []):
+            text = "".join(span["text"] for span in line["spans"]).strip()
+            size = max((span["size"] for span in line["spans"]), default=0)
+            if len(text) > 3 and size > best[0]:
+                best = (size, text)
+    return squash(best[1]) or "Untitled document"

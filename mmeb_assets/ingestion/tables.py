@@ -1,0 +1,353 @@
+"""Tables anchored to their 'Table N' captions: camelot (lattice, then stream) and PyMuPDF `find_tables`.
+
+Extractors run only on pages that carry a table caption. Each candidate grid is cleaned (exact
+printed strings, empty rows/columns dropped, stacked multi-line rows split) and the candidate
+nearest its caption wins; '(Continued)' captions append their rows to the first part.
+"""
+from __future__ import annotations
+
+import logging
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import pymupdf
+
+from mmeb_assets.ingestion.numbers import parse_number
+from mmeb_assets.ingestion.pdf_text import Caption, normalize_text
+from mmeb_assets.schema.source import Table
+
+log = logging.getLogger(__name__)
+EXTRACTOR_PENALTY = {"camelot-lattice": 0.0, "camelot-stream": 6.0, "pymupdf": 10.0, "pymupdf-words": 4.0}
+MULTI_NUMBER_PENALTY = 60.0
+MAX_CAPTION_GAP = 260.0
+MAX_HEADER_ROWS = 5
+
+
+@dataclass
+class Candidate:
+    page: int
+    bbox: tuple[float, float, float, float]
+    grid: list[list[str]]
+    extractor: str
+
+
+def _split_stacked(row: list[list[str]]) -> list[list[str]]:
+    """A row whose non-empty cells all hold k lines is k printed rows; otherwise lines are joined."""
+    counts = {len(lines) for lines in row if lines}
+    non_empty = sum(1 for lines in row if lines)
+    if len(counts) == 1 and (k := counts.pop()) > 1 and non_empty >= 2:
+        return [[lines[i] if lines else "" for lines in row] for i in range(k)]
+    return [[" ".join(lines) for lines in row]]
+
+
+def clean_grid(raw: list[list[str]]) -> list[list[str]]:
+    rows: list[list[str]] = []
+    for raw_row in raw:
+        cells = [[" ".join(line.split()) for line in normalize_text(c or "").split("\n") if line.strip()] for c in raw_row]
+        rows.extend(_split_stacked(cells))
+    rows = [r for r in rows if any(c for c in r)]
+    if not rows:
+        return []
+    keep = [j for j in range(max(len(r) for r in rows)) if any(j < len(r) and r[j] for r in rows)]
+    return [[r[j] if j < len(r) else "" for j in keep] for r in rows]
+
+
+def split_header(grid: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+    """Header rows are those above the first row with a number outside the first column."""
+    first_numeric = next((i for i, row in enumerate(grid) if any(parse_number(c) is not None for c in row[1:])),
+                         len(grid))
+    n_header = first_numeric if 1 <= first_numeric <= MAX_HEADER_ROWS and first_numeric < len(grid) else 1
+    header = [" ".join(row[j] for row in grid[:n_header] if row[j]) for j in range(len(grid[0]))]
+    return header, grid[n_header:]
+
+
+def _camelot(path: Path, page_no: int, height: float, flavor: str) -> list[Candidate]:
+    import camelot
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        found = camelot.read_pdf(str(path), pages=str(page_no), flavor=flavor, suppress_stdout=True)
+    out = []
+    for table in found:
+        x1, y1, x2, y2 = table._bbox
+        grid = [[str(c) for c in row] for row in table.df.values.tolist()]
+        out.append(Candidate(page_no, (x1, height - y2, x2, height - y1), grid, f"camelot-{flavor}"))
+    return out
+
+
+def _cell_lines(page: pymupdf.Page, words: list, rect) -> str:
+    if rect is None:
+        return ""
+    x0, y0, x1, y1 = rect
+    inside = [w for w in words if x0 - 1 <= (w[0] + w[2]) / 2 <= x1 + 1 and y0 - 1 <= (w[1] + w[3]) / 2 <= y1 + 1]
+    lines: dict[tuple, list] = {}
+    for w in inside:
+        lines.setdefault((w[5], w[6]), []).append(w)
+    ordered = sorted(lines.values(), key=lambda ws: (round(min(w[3] for w in ws)), min(w[0] for w in ws)))
+    return "\n".join(" ".join(w[4] for w in sorted(ws, key=lambda w: w[0])) for ws in ordered)
+
+
+def _pymupdf(page: pymupdf.Page) -> list[Candidate]:
+    """find_tables gives the cell geometry; cell text is rebuilt from words (its own text can misorder glyphs)."""
+    words = page.get_text("words")
+    out = []
+    for table in page.find_tables().tables:
+        grid = [[_cell_lines(page, words, rect) for rect in row.cells] for row in table.rows]
+        out.append(Candidate(page.number + 1, tuple(table.bbox), grid, "pymupdf"))
+    return out
+
+
+def _raw_rules(page: pymupdf.Page, vertical: bool = False) -> list[tuple[float, float, float]]:
+    """(x0, y, x1) of horizontal line segments (vertical=True: (y0, x, y1) of vertical ones)."""
+    rules: list[tuple[float, float, float]] = []
+    for drawing in page.get_drawings():
+        for item in drawing["items"]:
+            if item[0] == "l":
+                a, b = item[1], item[2]
+                if not vertical and abs(a.y - b.y) < 1 and abs(a.x - b.x) > 20:
+                    rules.append((min(a.x, b.x), a.y, max(a.x, b.x)))
+                elif vertical and abs(a.x - b.x) < 1 and abs(a.y - b.y) > 8:
+                    rules.append((min(a.y, b.y), a.x, max(a.y, b.y)))
+            elif item[0] == "re":
+                r = item[1]
+                if not vertical and r.height < 2 and r.width > 20:
+                    rules.append((r.x0, (r.y0 + r.y1) / 2, r.x1))
+                elif vertical and r.width < 2 and r.height > 8:
+                    rules.append((r.y0, (r.x0 + r.x1) / 2, r.y1))
+                elif vertical and r.width > 20 and r.height > 8 and drawing.get("color") is not None:
+                    rules.extend([(r.y0, r.x0, r.y1), (r.y0, r.x1, r.y1)])  # stroked box
+    return rules
+
+
+def _horizontal_rules(page: pymupdf.Page) -> list[tuple[float, float, float]]:
+    """(x0, y, x1) of horizontal lines, collinear touching segments joined."""
+    rules = _raw_rules(page)
+    joined: list[list[float]] = []
+    for x0, y, x1 in sorted(rules, key=lambda r: (round(r[1]), r[0])):
+        if joined and abs(joined[-1][1] - y) < 1.5 and x0 <= joined[-1][2] + 3:
+            joined[-1][2] = max(joined[-1][2], x1)
+        else:
+            joined.append([x0, y, x1])
+    return [(a, b, c) for a, b, c in joined if c - a > 40]
+
+
+def ruled_areas(page: pymupdf.Page, breaks: tuple[float, ...] = ()) -> list[tuple[tuple[float, float, float, float], list[float]]]:
+    """Areas bounded by horizontal rules of equal extent (tables without vertical lines), with the
+    y of every rule inside (row separators). Running header/footer rules are ignored; an area is
+    split at every y in `breaks` (the captions on the page)."""
+    groups: dict[tuple[int, int], list[float]] = {}
+    margin = 0.08 * page.rect.height
+    for x0, y, x1 in _horizontal_rules(page):
+        if y < margin and page.get_text("words", clip=pymupdf.Rect(x0, y - 14, x1, y - 0.5)):
+            continue  # a running header's rule (its text sits just above it)
+        if y > page.rect.height - margin and page.get_text("words", clip=pymupdf.Rect(x0, y + 0.5, x1, y + 14)):
+            continue  # a running footer's rule
+        key = next((k for k in groups if abs(k[0] - x0) < 4 and abs(k[1] - x1) < 4), (round(x0), round(x1)))
+        groups.setdefault(key, []).append(y)
+    areas = []
+    for (x0, x1), ys in groups.items():
+        ys = sorted(set(round(y, 1) for y in ys))
+        run = [ys[0]]
+        for y in ys[1:] + [None]:
+            if y is not None and y - run[-1] < 520 and not any(run[-1] < b < y for b in breaks):
+                run.append(y)
+                continue
+            if len(run) >= 2 and run[-1] - run[0] > 12:
+                areas.append(((x0 - 2, run[0] - 1, x1 + 2, run[-1] + 1), run))
+            run = [y] if y is not None else []
+    return areas
+
+
+def text_grid(page: pymupdf.Page, area: tuple, ys: list[float]) -> list[list[str]]:
+    """A text table: columns at x-gaps of at least 8 pt that no word bridges; rows between rules.
+    A column not crossed by a rule keeps one cell across those rows (text in the first of them)."""
+    words = page.get_text("words", clip=pymupdf.Rect(area))
+    if not words or len(ys) < 2:
+        return []
+    columns: list[list[float]] = []
+    for x0, x1 in sorted((w[0], w[2]) for w in words):
+        if columns and x0 - columns[-1][1] < 8:
+            columns[-1][1] = max(columns[-1][1], x1)
+        else:
+            columns.append([x0, x1])
+    inner = [r for r in _raw_rules(page) if area[1] <= r[1] <= area[3] and r[0] >= area[0] - 2 and r[2] <= area[2] + 2]
+    cuts = sorted({round(r[1], 1) for r in inner} | {ys[0], ys[-1]})
+    bands = list(zip(cuts, cuts[1:]))
+    grid = [["" for _ in columns] for _ in bands]
+    for j, (c0, c1) in enumerate(columns):
+        own = sorted({round(r[1], 1) for r in inner if r[0] <= c0 + 2 and r[2] >= c1 - 2} | {ys[0], ys[-1]})
+        for top, bottom in zip(own, own[1:]):
+            cell = sorted((w for w in words if c0 - 0.5 <= (w[0] + w[2]) / 2 <= c1 + 0.5 and top <= (w[1] + w[3]) / 2 <= bottom),
+                          key=lambda w: (w[5], w[6], w[7]))
+            first = next((i for i, (t, b) in enumerate(bands) if t >= top - 0.5), None)
+            if cell and first is not None:
+                grid[first][j] = " ".join(w[4] for w in cell)
+    return [row for row in grid if any(row)]
+
+
+def _is_number(token: str) -> bool:
+    return parse_number(token) is not None
+
+
+def _line_cells(line: list, min_gap: float) -> list[list]:
+    """Words of one line grouped into cells: a wide gap or a number starts a new cell."""
+    cells: list[list] = []
+    for w in sorted(line, key=lambda w: w[0]):
+        if (not cells or w[0] - cells[-1][-1][2] >= min_gap or _is_number(w[4])
+                or _is_number(cells[-1][-1][4])):
+            cells.append([w])
+        else:
+            cells[-1].append(w)
+    return cells
+
+
+def words_grid(page: pymupdf.Page, area: tuple) -> list[list[str]]:
+    """Rows from word lines; columns anchored on the lines that hold numbers (each number is a cell)."""
+    words = [w for w in page.get_text("words", clip=pymupdf.Rect(area))]
+    if not words:
+        return []
+    heights = sorted(w[3] - w[1] for w in words)
+    min_gap = max(4.5, 0.6 * heights[len(heights) // 2])
+    lines: list[list] = []
+    for w in sorted(words, key=lambda w: ((w[1] + w[3]) / 2, w[0])):
+        centre = (w[1] + w[3]) / 2
+        if lines and abs(centre - lines[-1][0]) < 3:
+            lines[-1][1].append(w)
+        else:
+            lines.append([centre, [w]])
+    split = [_line_cells(line, min_gap) for _c, line in lines]
+    data = [cells for cells in split if any(_is_number(c[0][4]) for c in cells)]
+    if not data:
+        return []
+    counts: dict[int, int] = {}
+    for cells in data:
+        counts[len(cells)] = counts.get(len(cells), 0) + 1
+    n = max(counts, key=lambda k: (counts[k], k))
+    model = [cells for cells in data if len(cells) == n]
+    anchors = [(min(c[i][0][0] for c in model), max(c[i][-1][2] for c in model)) for i in range(n)]
+    grid = []
+    for _centre, line in lines:
+        row: list[list[str]] = [[] for _ in anchors]
+        for w in sorted(line, key=lambda w: w[0]):
+            mid = (w[0] + w[2]) / 2
+            index = min(range(n), key=lambda i: 0 if anchors[i][0] - 1 <= mid <= anchors[i][1] + 1
+                        else min(abs(mid - anchors[i][0]), abs(mid - anchors[i][1])))
+            row[index].append(w[4])
+        grid.append([" ".join(cell) for cell in row])
+    return grid
+
+
+def _area_candidates(path: Path, page: pymupdf.Page, areas: list) -> list[Candidate]:
+    import camelot
+
+    out = []
+    for area, ys in areas:
+        grid = words_grid(page, area) or text_grid(page, area, ys)
+        out.append(Candidate(page.number + 1, area, grid, "pymupdf-words"))
+    height = page.rect.height
+    for (x0, y0, x1, y1), _ys in areas:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            found = camelot.read_pdf(str(path), pages=str(page.number + 1), flavor="stream", suppress_stdout=True,
+                                     table_areas=[f"{x0},{height - y0},{x1},{height - y1}"])
+        for table in found:
+            grid = [[str(c) for c in row] for row in table.df.values.tolist()]
+            out.append(Candidate(page.number + 1, (x0, y0, x1, y1), grid, "camelot-stream"))
+    return out
+
+
+def page_candidates(path: Path, doc: pymupdf.Document, page_no: int, breaks: tuple[float, ...] = ()) -> list[Candidate]:
+    page = doc[page_no - 1]
+    candidates: list[Candidate] = []
+    has_grid = len(_raw_rules(page, vertical=True)) >= 3
+    for name, run in (("camelot-lattice", lambda: _camelot(path, page_no, page.rect.height, "lattice") if has_grid else []),
+                      ("camelot-stream", lambda: _camelot(path, page_no, page.rect.height, "stream")),
+                      ("camelot-stream-ruled", lambda: _area_candidates(path, page, ruled_areas(page, breaks))),
+                      ("pymupdf", lambda: _pymupdf(page))):
+        try:
+            found = run()
+        except Exception as exc:  # one extractor failing on a page must not lose the others
+            log.warning("%s: %s failed on page %d: %s", path, name, page_no, exc)
+            continue
+        for cand in found:
+            cand.grid = clean_grid(cand.grid)
+            candidates.append(cand)
+    return candidates
+
+
+def _score(cand: Candidate, caption: Caption) -> float | None:
+    grid = cand.grid
+    if len(grid) < 2 or len(grid[0]) < 2:
+        return None
+    cells = [c for row in grid for c in row]
+    if sum(1 for c in cells if c) < 0.3 * len(cells) or any(c.startswith(("Table ", "TABLE ")) for c in cells):
+        return None
+    cx0, cy0, cx1, cy1 = cand.bbox
+    kx0, ky0, kx1, ky1 = caption.bbox
+    if min(cx1, kx1) - max(cx0, kx0) <= 0:
+        return None  # not in the caption's column
+    if cy0 - 3 <= (ky0 + ky1) / 2 <= cy1 + 3:
+        return None  # the candidate swallowed its own caption
+    gap = cy0 - ky1 if cy0 >= ky1 - 3 else ky0 - cy1
+    if gap < -5 or gap > MAX_CAPTION_GAP:
+        return None
+    filled = [c for c in cells if c]
+    merged = sum(1 for c in filled if sum(parse_number(t) is not None for t in c.split()) > 1) / len(filled)
+    return (max(gap, 0.0) + EXTRACTOR_PENALTY[cand.extractor] - min(len(grid), 10) * 0.2
+            + MULTI_NUMBER_PENALTY * merged - min(len(grid[0]), 12) * 0.5)
+
+
+def _overlaps(a, b) -> bool:
+    ix = min(a[2], b[2]) - max(a[0], b[0])
+    iy = min(a[3], b[3]) - max(a[1], b[1])
+    if ix <= 0 or iy <= 0:
+        return False
+    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return ix * iy > 0.5 * smaller
+
+
+def _assign(captions: list[Caption], candidates: list[Candidate]) -> dict[Caption, Candidate]:
+    pairs = sorted(((s, i, j) for i, cap in enumerate(captions) for j, cand in enumerate(candidates)
+                    if cand.page == cap.page and (s := _score(cand, cap)) is not None))
+    chosen: dict[Caption, Candidate] = {}
+    for _score_value, i, j in pairs:
+        cap, cand = captions[i], candidates[j]
+        if cap in chosen or any(c.page == cand.page and _overlaps(c.bbox, cand.bbox) for c in chosen.values()):
+            continue
+        chosen[cap] = cand
+    return chosen
+
+
+def _to_table(caption: Caption, cand: Candidate) -> Table:
+    header, rows = split_header(cand.grid)
+    return Table(
+        id=f"table_{caption.number}", number=caption.number, caption=caption.text, page=caption.page,
+        header=header, rows=rows, numbers=[[parse_number(c) for c in row] for row in rows],
+        extractor=cand.extractor, bbox=tuple(round(v, 2) for v in cand.bbox),
+    )
+
+
+def extract_tables(path: Path, doc: pymupdf.Document, captions: list[Caption]) -> list[Table]:
+    table_caps = [c for c in captions if c.kind == "table"]
+    candidates: list[Candidate] = []
+    for page_no in sorted({c.page for c in table_caps}):
+        breaks = tuple((c.bbox[1] + c.bbox[3]) / 2 for c in captions if c.page == page_no)
+        candidates.extend(page_candidates(path, doc, page_no, breaks))
+    chosen = _assign(table_caps, candidates)
+    tables: dict[int, Table] = {}
+    for cap in sorted(table_caps, key=lambda c: (c.page, c.bbox[1])):
+        if cap not in chosen:
+            log.warning("%s: no table grid found for %r on page %d", path, cap.text[:60], cap.page)
+            continue
+        part = _to_table(cap, chosen[cap])
+        if cap.number in tables:
+            first = tables[cap.number]
+            rows = [r for r in part.rows if r != first.header] if len(part.header) == len(first.header) else part.rows
+            if part.header != first.header and len(part.header) == len(first.header):
+                rows = [part.header, *rows]
+            first.rows.extend(rows)
+            first.numbers.extend([[parse_number(c) for c in row] for row in rows])
+        elif not cap.continued:
+            tables[cap.number] = part
+    return [tables[n] for n in sorted(tables)]
