@@ -228,3 +228,17 @@ def test_mmeb_annotate_serves_with_a_token(app_home):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_broken_records_file_is_a_500_naming_the_file(app_home):
+    home, order = app_home
+    records = home / "projects" / "alpha" / "records.jsonl"
+    records.write_text(records.read_text() + "{not json\n")
+    alpha = next(i for i in order if i.startswith("alpha-"))
+    with running(home, token="t") as port:
+        status, _, body = request(port, "GET", f"/a/ana/item/{alpha}", headers={"X-MMEB-Token": "t"})
+        assert status == 500 and "records.jsonl line 6" in body.decode()
+        # a form posted with the token in its query is saved, not redirected away
+        status, headers, _ = request(port, "POST", f"/a/ana/item/{alpha}?token=t", GOOD)
+        assert status == 303 and "/item/" in headers["Location"]
+    assert saved(home, "ana", alpha).c2 == "no"

@@ -185,7 +185,7 @@ class Handler(BaseHTTPRequestHandler):
             if auth is False:
                 raise HttpError(HTTPStatus.UNAUTHORIZED, "an access token is required: open the address printed by "
                                 "`mmeb annotate` (it ends in ?token=...)")
-            if auth == "query":
+            if auth == "query" and method == "GET":
                 cookie = f"{TOKEN_COOKIE}={self.app.token}; HttpOnly; SameSite=Strict; Path=/"
                 return self._redirect(parts.path or "/", {"Set-Cookie": cookie})
             segments = [unquote(s) for s in parts.path.split("/")[1:]]
@@ -197,6 +197,10 @@ class Handler(BaseHTTPRequestHandler):
         except sqlite3.OperationalError as exc:
             self._error(HttpError(HTTPStatus.SERVICE_UNAVAILABLE, f"the annotation database is busy or unreadable "
                                   f"({exc}); nothing was changed, try again"))
+        except Exception as exc:  # answer instead of dropping the connection; the traceback goes to the log
+            self.log_error("internal error on %s: %r", parts.path, exc)
+            self._error(HttpError(HTTPStatus.INTERNAL_SERVER_ERROR, f"internal error ({type(exc).__name__}: {exc}); "
+                                  "saved judgments are unaffected"))
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's name
         self._dispatch("GET")
