@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from mmeb_assets.qa.families.base import GenContext, draft, item_phrase
+from mmeb_assets.qa.families.base import GenContext, cell_phrase, draft, item_phrase
 from mmeb_assets.qa.text import channel_ref
 from mmeb_assets.schema import Derivation, QAItem
 
@@ -46,9 +46,15 @@ def _results(ctx: GenContext) -> list[QAItem]:
 def _welcome(ctx: GenContext) -> list[QAItem]:
     out = []
     for event in ctx.index.events_of({"welcome"}):
-        for rid in event.recipients[:1]:
-            q = f"Who sent {ctx.index.first_name(rid)}'s welcome email?"
-            made = _author_item(ctx, "attribution.welcome", q, event.actor, event.id, "the welcome email")
+        records = ctx.index.event_records(event.id)
+        if not records:
+            continue
+        record = records[0]
+        kind = "welcome email" if record.source == "email" else f"welcome message in {channel_ref(record.channel)}" \
+            if record.channel else "welcome message"
+        for rid in event.recipients[:1] or [ctx.index.org.late_joiner_id]:
+            q = f"Who sent {ctx.index.first_name(rid)}'s {kind}?"
+            made = _author_item(ctx, "attribution.welcome", q, event.actor, event.id, f"the {kind}")
             if made:
                 out.append(made)
     return out
@@ -73,7 +79,7 @@ def _target_phrase(ctx: GenContext, target: str) -> str:
     item_id, _, col = target.partition(":")
     item = ctx.index.items.get(item_id)
     if item and col:
-        return f"{col} of {item_phrase(item)}"
+        return cell_phrase(item, col)
     fact = next((f for f in ctx.index.plan.invented if f.id == target), None)
     return fact.name if fact else target
 
@@ -84,7 +90,7 @@ def _decisions(ctx: GenContext) -> list[QAItem]:
         events = ctx.index.events_of({"decision"}, ref=decision.id)
         if not events:
             continue
-        q = f"Who made the decision on the {decision.title}?"
+        q = f"Who made the decision '{decision.title.rstrip('.')}'?"
         made = _author_item(ctx, "attribution.decision", q, decision.decided_by, events[0].id, "the decision")
         if made:
             out.append(made)

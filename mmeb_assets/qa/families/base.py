@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 
 from mmeb_assets.qa.evidence import ProjectIndex, evidence_stats
@@ -35,6 +36,33 @@ def item_phrase(item: PlanItem) -> str:
 
 def on_dataset(item: PlanItem) -> str:
     return f" on {item.dataset}" if item.dataset else ""
+
+
+def is_year(col: str) -> bool:
+    return bool(re.fullmatch(r"(19|20)\d\d", col.strip()))
+
+
+def series_phrase(item: PlanItem) -> str:
+    """'Drayage trucks over time' -> 'the Drayage trucks' (the year says when)."""
+    label = re.sub(r"\s+over time$", "", item.label.strip(), flags=re.IGNORECASE)
+    return item_phrase(item.model_copy(update={"label": label}))
+
+
+def value_question(item: PlanItem, col: str) -> str:
+    if is_year(col):
+        return f"What value was recorded for {series_phrase(item)} in {col}?"
+    return f"What {col} was recorded for {item_phrase(item)}{on_dataset(item)}?"
+
+
+def cell_phrase(item: PlanItem, col: str) -> str:
+    """'the 2023 value for the Drayage trucks' / 'the MRR of the dense baseline'."""
+    if is_year(col):
+        return f"{col} value for {series_phrase(item)}"
+    return f"{col} of {item_phrase(item)}"
+
+
+def is_total(item: PlanItem) -> bool:
+    return item.label.strip().lower().startswith(("total", "all "))
 
 
 def metric_columns(item: PlanItem) -> list[str]:

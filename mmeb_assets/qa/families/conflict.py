@@ -1,7 +1,7 @@
 """Cross-source conflict: a value corrected in one place while another source still shows the old one."""
 from __future__ import annotations
 
-from mmeb_assets.qa.families.base import GenContext, draft, ids, item_phrase
+from mmeb_assets.qa.families.base import GenContext, cell_phrase, draft, ids
 from mmeb_assets.qa.text import channel_ref, when
 from mmeb_assets.schema import Derivation, QAItem, Record, ScriptedError
 
@@ -11,7 +11,7 @@ def _target(ctx: GenContext, error: ScriptedError) -> tuple[str, str]:
     item_id, _, col = error.target.partition(":")
     item = ctx.index.items.get(item_id)
     if item and col:
-        return f"{col} of {item_phrase(item)}", error.target
+        return cell_phrase(item, col), error.target
     fact = next((f for f in ctx.index.plan.invented if f.id == error.target), None)
     return (fact.name if fact else error.target), error.target
 

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from mmeb_assets.qa.families.base import (
-    GenContext, cell_record, clean_cells, draft, item_phrase, on_dataset, stable_rank, unit_of,
+    is_year, series_phrase,
+    GenContext, cell_record, clean_cells, draft, item_phrase, on_dataset, stable_rank, unit_of, value_question,
 )
 from mmeb_assets.schema import Derivation, QAItem
 
@@ -20,7 +21,7 @@ def _cells(ctx: GenContext) -> list[QAItem]:
         record = cell_record(ctx, item, value)
         if record is None:
             continue
-        q = f"What {col} was recorded for {item_phrase(item)}{on_dataset(item)}?"
+        q = value_question(item, col)
         unit = unit_of(col, value)
         out.append(draft(
             ctx, "extraction", "extraction.cell", q, value, value=value, unit=unit, evidence=[record.id],
@@ -52,7 +53,8 @@ def _pictures(ctx: GenContext) -> list[QAItem]:
                 image = next((r for r in images if index.shows(r, value)), None)
                 if image is None:
                     continue
-                q = f"In the image titled '{doc.title}', what {col} is shown for {item_phrase(item)}?"
+                what = f"value for {series_phrase(item)} in {col}" if is_year(col) else f"{col} for {item_phrase(item)}"
+                q = f"In the image titled '{doc.title}', what {what} is shown?"
                 out.append(draft(
                     ctx, "extraction", "extraction.picture", q, value, value=value, unit=unit_of(col, value),
                     evidence=[image.id],

@@ -5,7 +5,8 @@ from collections import defaultdict
 from decimal import Decimal
 
 from mmeb_assets.qa.families.base import (
-    GenContext, cell_record, clean_cells, draft, ids, is_cost_column, item_phrase, stable_rank, unit_of,
+    GenContext, cell_record, clean_cells, conflicted, draft, ids, is_cost_column, is_total, is_year, item_phrase,
+    series_phrase, stable_rank, unit_of,
 )
 from mmeb_assets.qa.text import decimals, fmt, parse_number
 from mmeb_assets.schema import Derivation, PlanItem, QAItem
@@ -15,13 +16,14 @@ def _columns(ctx: GenContext) -> dict[tuple[str, str], list[tuple[PlanItem, str]
     """(table, column) -> [(item, value)] over clean numeric cells, in plan order."""
     groups: dict[tuple[str, str], list[tuple[PlanItem, str]]] = defaultdict(list)
     for item, col, value in clean_cells(ctx):
-        groups[(item.table_id or "items", col)].append((item, value))
+        if not is_year(col) and not is_total(item):
+            groups[(item.table_id or "items", col)].append((item, value))
     return {k: v for k, v in groups.items() if len(v) >= 2 and len({i.label for i, _ in v}) == len(v)}
 
 
 def _complete(ctx: GenContext, table: str, col: str, cells: list) -> bool:
     """Every item of the table that has this column is among the clean cells (rankings need all)."""
-    members = [i for i in ctx.index.plan.items if (i.table_id or "items") == table and col in i.values]
+    members = [i for i in ctx.index.plan.items if (i.table_id or "items") == table and col in i.values and not is_total(i)]
     return len(members) == len(cells)
 
 
@@ -51,8 +53,96 @@ def _operand_records(ctx: GenContext, cells: list[tuple[PlanItem, str]]) -> list
     return ids(found) if all(found) else []
 
 
-def computation(ctx: GenContext) -> list[QAItem]:
+def _series(ctx: GenContext) -> list[tuple[PlanItem, list[tuple[str, str]]]]:
+    """Items whose numeric columns are years, with every year cell clean: (item, [(year, value)])."""
     out = []
+    for item in ctx.index.plan.items:
+        years = [(c, v.strip()) for c, v in item.values.items() if is_year(c) and parse_number(v) is not None]
+        if len(years) >= 3 and not any(conflicted(ctx, item.id, c) for c, _ in years) and not is_total(item):
+            out.append((item, years))
+    return sorted(out, key=lambda s: stable_rank(ctx.seed, "series", s[0].id))
+
+
+def series_computation(ctx: GenContext) -> list[QAItem]:
+    out = []
+    for n, (item, years) in enumerate(_series(ctx)[:4]):
+        (y1, v1), (y2, v2) = years[0], years[-1]
+        evidence = _operand_records(ctx, [(item, v1), (item, v2)])
+        a, b = parse_number(v2), parse_number(v1)
+        if not evidence or a == b:
+            continue
+        if n % 2 and b != 0:
+            result = fmt((a - b) / b * 100, 1)
+            q = f"By what percentage did the recorded value for {series_phrase(item)} change from {y1} to {y2}, to one decimal place?"
+            answer, kind, how = f"{result}% ({v1} in {y1} to {v2} in {y2})", "percent_change", f"({v2} - {v1}) / {v1} x 100 = {result}%"
+        else:
+            result = fmt(a - b, max(decimals(v1), decimals(v2)))
+            q = f"By how much did the recorded value for {series_phrase(item)} change from {y1} to {y2}?"
+            answer, kind, how = f"{result} ({v1} in {y1} to {v2} in {y2})", "difference", f"{v2} - {v1} = {result}"
+        out.append(draft(
+            ctx, "computation", f"computation.series_{kind}", q, answer, value=result, evidence=evidence,
+            steps=[(f"Read {series_phrase(item)} in {y1}: {v1}.", evidence[:1]),
+                   (f"Read it in {y2}: {v2}.", evidence[-1:]), (f"Compute {how}.", [])],
+            derivation=Derivation(kind=kind, operands=[v2, v1], result=result, fact_key=f"{item.id}:{y1}-{y2}"),
+        ))
+    return out
+
+
+def series_comparison(ctx: GenContext) -> list[QAItem]:
+    out = []
+    for item, years in _series(ctx)[:4]:
+        values = [parse_number(v) for _, v in years]
+        if len(set(values)) != len(values):
+            continue
+        evidence = _operand_records(ctx, [(item, v) for _, v in years])
+        if not evidence:
+            continue
+        year, value = years[max(range(len(years)), key=lambda i: values[i])]
+        q = f"In which year does {series_phrase(item)} reach its highest recorded value?"
+        out.append(draft(
+            ctx, "comparison", "comparison.series_peak", q, f"{year} ({value})", value=year, evidence=evidence,
+            steps=[("Read every year: " + ", ".join(f"{y} {v}" for y, v in years) + ".", evidence),
+                   (f"The highest is {value} in {year}.", [])],
+            derivation=Derivation(kind="rank", operands=[f"{y}={v}" for y, v in years], result=year,
+                                  fact_key=f"{item.id}:peak"),
+        ))
+    return out
+
+
+def series_interpretation(ctx: GenContext) -> list[QAItem]:
+    out = []
+    for item, years in _series(ctx)[:4]:
+        (y1, v1), (y2, v2) = years[0], years[-1]
+        a, b = parse_number(v1), parse_number(v2)
+        places = max(decimals(v1), decimals(v2))
+        gap = abs(b - a)
+        if gap == 0:
+            continue
+        evidence = _operand_records(ctx, [(item, v1), (item, v2)])
+        if not evidence:
+            continue
+        supported = stable_rank(ctx.seed, "trend", item.id) % 2 == 0
+        claim_text = fmt(gap / 2 if supported else gap * 2 + Decimal(1).scaleb(-places), places)
+        if Decimal(claim_text) <= 0 or Decimal(claim_text) == gap:
+            continue
+        verdict = "Yes" if gap >= Decimal(claim_text) else "No"
+        direction = "rose" if b > a else "fell"
+        q = (f"Do the recorded figures support the claim that {series_phrase(item)} {direction} by at least "
+             f"{claim_text} between {y1} and {y2}?")
+        answer = f"{verdict}: it went from {v1} to {v2}, a change of {fmt(gap, places)}."
+        out.append(draft(
+            ctx, "interpretation", "interpretation.trend", q, answer, value=verdict, evidence=evidence,
+            steps=[(f"Read {v1} ({y1}) and {v2} ({y2}).", evidence),
+                   (f"The change is {fmt(gap, places)}; compare it with {claim_text}.", []),
+                   (f"So the claim is {'supported' if verdict == 'Yes' else 'not supported'}.", [])],
+            derivation=Derivation(kind="claim_check", operands=[v1, v2, claim_text], result=verdict,
+                                  fact_key=f"{item.id}:trend", premise_values=[claim_text, y1, y2]),
+        ))
+    return out
+
+
+def computation(ctx: GenContext) -> list[QAItem]:
+    out = series_computation(ctx)
     for n, (col, ia, va, ib, vb) in enumerate(_pairs(ctx, 8)):
         evidence = _operand_records(ctx, [(ia, va), (ib, vb)])
         if not evidence:
@@ -82,7 +172,7 @@ def computation(ctx: GenContext) -> list[QAItem]:
 
 
 def comparison(ctx: GenContext) -> list[QAItem]:
-    return _rankings(ctx) + _pairwise(ctx) + _budget(ctx)
+    return series_comparison(ctx) + _rankings(ctx) + _pairwise(ctx) + _budget(ctx)
 
 
 def _rankings(ctx: GenContext) -> list[QAItem]:
@@ -182,7 +272,7 @@ def _one_budget(ctx, quality, qcells, cost, ccells) -> QAItem | None:
 
 
 def interpretation(ctx: GenContext) -> list[QAItem]:
-    out = []
+    out = series_interpretation(ctx)
     for n, (col, ia, va, ib, vb) in enumerate(_pairs(ctx, 12)[4:10]):
         evidence = _operand_records(ctx, [(ia, va), (ib, vb)])
         if not evidence:
@@ -197,7 +287,7 @@ def interpretation(ctx: GenContext) -> list[QAItem]:
         if Decimal(claim_text) == gap or Decimal(claim_text) <= 0:
             continue
         verdict = "Yes" if gap >= Decimal(claim_text) else "No"
-        q = (f"Do the recorded {col} values support the claim that {item_phrase(hi)} is ahead of "
+        q = (f"Do the recorded {col} values support the claim that the {col} of {item_phrase(hi)} exceeds that of "
              f"{item_phrase(lo)} by at least {claim_text}?")
         answer = f"{verdict}: {hv} vs {lv} is a gap of {fmt(gap, places)}, {'at least' if verdict == 'Yes' else 'less than'} {claim_text}."
         out.append(draft(

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from mmeb_assets.qa.families.base import GenContext, draft, ids, item_phrase
+from mmeb_assets.qa.families.base import GenContext, cell_phrase, draft, ids
 from mmeb_assets.qa.text import when
 from mmeb_assets.schema import Derivation, EvolvingFact, FactVersion, QAItem, Record
 
@@ -123,7 +123,7 @@ def _document_versions(ctx: GenContext) -> list[QAItem]:
             later = [d for d in index.plan.documents if d.doc_key == doc.doc_key and d.version > doc.version]
             if item is None or not pages or not later:
                 continue
-            q = f"What {col} for {item_phrase(item)} did version {doc.version} of the '{doc.title}' show?"
+            q = f"What {cell_phrase(item, col)} did version {doc.version} of the '{doc.title}' show?"
             out.append(draft(
                 ctx, "temporal_conflict", "temporal.doc_version", q, error.wrong_value, value=error.wrong_value,
                 evidence=[pages[0].id], boundary=f"version {doc.version}",
