@@ -242,3 +242,33 @@ def test_broken_records_file_is_a_500_naming_the_file(app_home):
         status, headers, _ = request(port, "POST", f"/a/ana/item/{alpha}?token=t", GOOD)
         assert status == 303 and "/item/" in headers["Location"]
     assert saved(home, "ana", alpha).c2 == "no"
+
+
+def test_real_qa_stage_output_is_served(mmeb_home):
+    """Contract check against the QA stage's own offline fixture and rules validation."""
+    import json
+
+    fixture = pytest.importorskip("mmeb_assets.qa.fixture")
+    from mmeb_assets.provenance import make_provenance
+    from mmeb_assets.qa.evidence import ProjectIndex
+    from mmeb_assets.qa.generate import generate_rule_items, make_context
+    from mmeb_assets.qa.validation import validate_items
+    from mmeb_assets.schema.qa import QASet
+
+    org, plan, records = fixture.fixture_project()
+    index = ProjectIndex(plan=plan, org=org, records=records)
+    provenance = make_provenance(fixture.SEED, "qa", "rules")
+    kept, dropped = validate_items(generate_rule_items(make_context(index, provenance)), index, None)
+    folder = mmeb_home / "projects" / fixture.SEED
+    folder.mkdir(parents=True)
+    (folder / "records.jsonl").write_text("".join(r.model_dump_json() + "\n" for r in records.records))
+    qa = QASet(seed_id=fixture.SEED, provenance=provenance, items=kept, dropped=dropped)
+    (folder / "qa_validated.json").write_text(json.dumps({"model": "mmeb_assets.schema.qa.QASet",
+                                                          "data": qa.model_dump(mode="json")}))
+    prepare(mmeb_home, ["ana"], SampleConfig(n_accepted=5, n_rejected=5))
+    with running(mmeb_home) as port:
+        location = request(port, "GET", "/a/ana/")[1]["Location"]
+        status, _, body = request(port, "GET", location)
+        page = body.decode()
+        assert status == 200 and "Cited evidence" in page and "cited evidence</span>" in page
+        assert "not found in the project" not in page

@@ -67,6 +67,17 @@ def _meta(record: Record) -> str:
                    for k, v in parts if v not in (None, ""))
 
 
+def _name(record: Record) -> str:
+    return f"{APPLICATIONS.get(record.source, record.source)} · {record.filename or record.title or record.id}"
+
+
+def _snippet(text: str, limit: int = 140) -> str:
+    """The first lines after the source header, shortened: enough to scan the browser closed."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    body = " ".join(lines[1:] if len(lines) > 1 else lines)
+    return body if len(body) <= limit else body[: limit - 1] + "…"
+
+
 def _image(project: str, record: Record) -> str:
     if record.source not in VISUAL_SOURCES or not record.image_path:
         return ""
@@ -84,8 +95,7 @@ def evidence_cards(project: str, cited: list[str], records: dict[str, Record]) -
             continue
         cards.append(
             f"<details class='card' id='card-{e(record.id)}' data-record='{e(record.id)}'>"
-            f"<summary><span class='card-title'>Evidence {number}: {e(APPLICATIONS.get(record.source, record.source))}"
-            f" &middot; {e(record.filename or record.title or record.id)}</span>"
+            f"<summary><span class='card-title'>Evidence {number}: {e(_name(record))}</span>"
             f"<span class='card-meta'>{_meta(record)}</span></summary>"
             f"<div class='card-body'><pre class='record-text'>{e(record.text)}</pre>{_image(project, record)}"
             f"<p class='muted'>Record id: {e(record.id)}</p></div></details>")
@@ -101,7 +111,9 @@ def source_browser(project: str, records: list[Record], cited: set[str]) -> str:
         badge = "<span class='badge'>cited evidence</span>" if record.id in cited else ""
         entries.append(
             f"<li class='{klass}' data-record='{e(record.id)}' data-search='{e(haystack)}'>"
-            f"<details><summary>{badge}<span class='card-meta'>{_meta(record)}</span></summary>"
+            f"<details><summary>{badge}<span class='card-title'>{e(_name(record))}</span>"
+            f"<span class='card-meta'>{_meta(record)}</span><span class='snippet'>{e(_snippet(record.text))}</span>"
+            "</summary>"
             f"<pre class='record-text'>{e(record.text)}</pre>{_image(project, record)}</details></li>")
     return ("<section class='browser' aria-label='Source browser'><h2>Source browser</h2>"
             "<input id='source-search' type='search' placeholder='Search all records of the project' "
