@@ -9,6 +9,7 @@ import os
 from dagster import EnvVar
 
 from mmeb_resources.embedder import embedder_from_env
+from mmeb_resources.gpu import GPUResource
 from mmeb_resources.io_manager import PydanticJsonIOManager
 from mmeb_resources.lancedb import LanceDBResource
 from mmeb_resources.llm import LLMResource
@@ -34,4 +35,5 @@ def default_resources() -> dict:
         "io_manager": PydanticJsonIOManager(),
         "llm": llm_from_env(),
         "embedder": embedder_from_env(), "lancedb": LanceDBResource(),
+        "gpu": GPUResource(),
     }

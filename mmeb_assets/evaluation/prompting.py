@@ -100,7 +100,7 @@ def build_answer_prompt(template: PromptTemplate, question: str, ranked: list[Re
             if url:
                 parts.append({"type": "image_url", "image_url": {"url": url}})
                 images += 1
-        parts.append({"type": "text", "text": suffix})
+        parts.append({"type": "text", "text": suffix.lstrip()})
         content = parts
     messages = [{"role": "system", "content": system}, {"role": "user", "content": content}]
     return AnswerPrompt(messages=messages, record_ids=[r.id for r in ordered], dropped_ids=dropped,

@@ -29,8 +29,18 @@ NUMERIC_QUESTION = re.compile(
     r"score|value|cost|budget|amount|number|size|latency|accuracy|f1|ndcg|recall|precision|auc|bleu)\b", re.I)
 
 
+SUFFIXES = ("ing", "ers", "er", "ed", "es", "s")
+
+
+def stem(word: str) -> str:
+    for suffix in SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word[-len(suffix) - 1].isdigit():
+            return word[: -len(suffix)]
+    return word
+
+
 def terms(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z0-9@_]+", text.lower()) if w not in STOPWORDS and len(w) > 1}
+    return {stem(w) for w in re.findall(r"[a-z0-9@_]+", text.lower()) if w not in STOPWORDS and len(w) > 1}
 
 
 def wants_number(question: str) -> bool:
@@ -50,8 +60,17 @@ def _candidates(line: str, question: str, numeric: bool) -> list[str]:
     if numeric:
         found = [m.group(0) for m in NUMBER.finditer(line)]
     else:
-        found = [m.group(0) for m in ENTITY.finditer(line)]
+        found = [m.group(0) for m in ENTITY.finditer(line) if not _sentence_initial_word(line, m)]
     return [v for v in found if v.lower().strip("$%") not in asked]
+
+
+def _sentence_initial_word(line: str, match: re.Match) -> bool:
+    """'Correction:' or 'The' at a sentence start is not a name; 'Bo Chen' or 'run_03' would be."""
+    value = match.group(0)
+    if " " in value or "-" in value or "_" in value or any(c.isdigit() for c in value):
+        return False
+    before = line[: match.start()].rstrip()
+    return not before or before.endswith((":", ".", "!", "?"))
 
 
 def mentions(question: str, records: list[Record], numeric: bool) -> list[Mention]:

@@ -5,8 +5,6 @@ from pydantic import BaseModel, Field
 
 from mmeb_assets.schema.common import Provenance
 
-from mmeb_assets.schema.common import Provenance
-
 
 class Retrieval(BaseModel):
     question_id: str

@@ -1,0 +1,44 @@
+"""`mmeb report`: print the leaderboard tables (markdown) or one table's CSV."""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+
+def _reports_dir() -> Path:
+    from mmeb_resources.storage import default_home
+
+    return default_home() / "evaluation" / "reports"
+
+
+def _section(markdown: str, table: str) -> str:
+    """The header, notes and one '### Table N' section (all its k blocks)."""
+    head, *sections = re.split(r"(?m)^(?=### Table )", markdown)
+    chosen = [s for s in sections if s.startswith(f"### Table {table} ")]
+    return head + "".join(chosen)
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    folder = Path(args.dir) if args.dir else _reports_dir()
+    if args.csv:
+        path = folder / f"table{args.csv}.csv"
+    else:
+        path = folder / "leaderboard.md"
+    if not path.exists():
+        print(f"no report at {path}: materialize the `leaderboard` asset first (make demo)", file=sys.stderr)
+        return 1
+    text = path.read_text(encoding="utf-8")
+    print(_section(text, args.table) if (args.table and not args.csv) else text, end="")
+    if not args.csv:
+        print(f"\nFiles: {folder} (leaderboard.md, table5/6/7.csv, *.png)")
+    return 0
+
+
+def register(subparsers) -> None:
+    report = subparsers.add_parser("report", help="print the evaluation tables (Tables 5-7)")
+    report.add_argument("--table", choices=["5", "6", "7"], help="only this table")
+    report.add_argument("--csv", choices=["5", "6", "7"], help="print this table's CSV instead")
+    report.add_argument("--dir", help="reports folder (default: <home>/evaluation/reports)")
+    report.set_defaults(func=_cmd_report)

@@ -1,0 +1,85 @@
+"""Gather every model x k run, compute the tables, write the reports, say what they rest on."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from mmeb_assets.evaluation.registry import Registry
+from mmeb_assets.evaluation.render import write_reports, leaderboard_markdown
+from mmeb_assets.evaluation.report import Run, compute_cells, question_counts, recall_table
+from mmeb_assets.provenance import content_hash, make_provenance
+from mmeb_assets.schema.evaluation import AnswerSet, JudgmentSet, Leaderboard
+from mmeb_assets.schema.qa import Benchmark
+from mmeb_assets.schema.records import Corpus
+from mmeb_resources.io_manager import _load as load_envelope
+
+
+def load_runs(home: Path, keys: list[tuple[str, int]], registry: Registry | None = None) -> tuple[list[Run], list[str]]:
+    """The stored answers + judgments of each (model, k); partitions not materialized are listed."""
+    runs, missing = [], []
+    for model, k in keys:
+        folder = home / "evaluation" / model / f"k{k}"
+        if not (folder / "judgments.json").exists() or not (folder / "answers.json").exists():
+            missing.append(f"{model}@k{k}")
+            continue
+        answers = load_envelope(folder / "answers.json")
+        judgments = load_envelope(folder / "judgments.json")
+        if not isinstance(answers, AnswerSet) or not isinstance(judgments, JudgmentSet):
+            raise TypeError(f"{folder}: expected AnswerSet and JudgmentSet files")
+        group = ""
+        if registry is not None:
+            try:
+                group = registry.get(model).group
+            except KeyError:
+                group = "other"
+        runs.append(Run(answers=answers, judgments=judgments, group=group))
+    return runs, missing
+
+
+def describe(runs: list[Run], missing: list[str]) -> tuple[dict[str, int], dict[str, float], list[str]]:
+    """(sampled model -> n, 'model@k' -> judge agreement, notes for the report)."""
+    sampled = {r.answers.model: len(r.answers.answers) for r in runs if r.answers.sample_size is not None}
+    agreement = {f"{r.answers.model}@k{r.answers.k}": round(100 * r.judgments.agreement, 1)
+                 for r in runs if r.judgments.agreement is not None}
+    notes = []
+    judges = sorted({r.judgments.judge for r in runs})
+    notes.append("Judge: " + ", ".join(judges) + (" (deterministic: numbers at the question's precision, "
+                                                   "normalized entities, abstention for unanswerable items)"
+                                                   if judges == ["rules"] else ""))
+    if agreement:
+        notes.append("Agreement of the LLM judge with the deterministic judge: " +
+                     ", ".join(f"{key} {value:.1f}%" for key, value in sorted(agreement.items())))
+    for model, n in sorted(sampled.items()):
+        run = next(r for r in runs if r.answers.model == model)
+        cap = f"; prompt capped at {run.answers.max_prompt_tokens} tokens (lowest-ranked records dropped " \
+              f"first, so large k adds little)" if run.answers.max_prompt_tokens else ""
+        notes.append(f"† {model}: a fixed stratified sample of {n} of {run.answers.n_questions} questions "
+                     f"(the same questions at every k){cap}; its intervals are wide.")
+    readers = sorted({r.answers.model for r in runs if r.answers.backend == "reader"})
+    if readers:
+        notes.append("Diagnostic readers (" + ", ".join(readers) + ") use no model: the latest / first mention "
+                     "of a value of the asked kind on the lines that best match the question; reader-oracle reads "
+                     "the gold evidence instead of the retrieval. A high reader score marks a shortcut.")
+    text_only = sorted({r.answers.model for r in runs if not r.answers.vision and r.answers.backend != "reader"})
+    if text_only:
+        notes.append("Text-only (images not passed; visual records as stored text): " + ", ".join(text_only))
+    retrievers = sorted({r.answers.retriever for r in runs})
+    notes.append("Retrieval: " + ", ".join(retrievers) + " (Recall@k is the retrieval stage's 'overall' "
+                 "evidence recall over answerable questions).")
+    if missing:
+        notes.append("Not yet materialized: " + ", ".join(missing))
+    return sampled, agreement, notes
+
+
+def build_leaderboard(runs: list[Run], benchmark: Benchmark, corpus: Corpus | None, folder: Path,
+                      missing: list[str] | None = None) -> tuple[Leaderboard, str]:
+    missing = missing or []
+    cells = compute_cells(runs, benchmark, corpus)
+    sampled, agreement, notes = describe(runs, missing)
+    board = Leaderboard(
+        cells=cells, recall=recall_table(runs), sampled=sampled, agreement=agreement, missing=missing, notes=notes,
+        provenance=make_provenance("benchmark", "evaluation", "rules",
+                                   inputs={"judgments": [content_hash(r.judgments) for r in runs]}),
+    )
+    counts = question_counts(benchmark, corpus)
+    board.files = write_reports(board, counts, folder)
+    return board, leaderboard_markdown(board, counts)

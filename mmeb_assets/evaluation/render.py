@@ -1,0 +1,158 @@
+"""Markdown, CSV and PNG renderings of the leaderboard (under `<home>/evaluation/reports/`)."""
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from mmeb_assets.evaluation.report import TABLE6_COLUMNS
+from mmeb_assets.schema.evaluation import Leaderboard, LeaderboardCell
+from mmeb_assets.schema.qa import TASKS
+from mmeb_resources.storage import atomic_write_bytes, atomic_write_text
+
+TASK_LABELS = {"extraction": "Extraction", "attribution": "Attr.", "computation": "Comput.",
+               "comparison": "Compar.", "interpretation": "Interp.", "cross_source_conflict": "Cross-source",
+               "temporal_conflict": "Temporal", "unanswerable": "UNS", "overall": "Overall"}
+T6_LABELS = {"text:1": "Text 1", "text:2+": "Text 2+", "visual:1": "Image 1", "visual:2+": "Image 2+",
+             "text+visual:2+": "Text+Image 2+"}
+GROUPS = (("proprietary", "Proprietary models"), ("open-source", "Open-source models"),
+          ("offline", "Offline models (CPU)"), ("diagnostic", "Diagnostic readers (no model)"))
+CSV_FIELDS = ("table", "model", "group", "k", "retriever", "column", "n", "correct", "accuracy", "ci_low", "ci_high")
+
+
+def fmt(cell: LeaderboardCell | None) -> str:
+    if cell is None or cell.n == 0:
+        return "–"
+    return f"{cell.accuracy:.1f} ({cell.ci_low:.1f}–{cell.ci_high:.1f})"
+
+
+def _index(board: Leaderboard, table: str) -> dict[tuple[str, int, str], LeaderboardCell]:
+    return {(c.model, c.k, c.column): c for c in board.cells if c.table == table}
+
+
+def _model_label(board: Leaderboard, model: str) -> str:
+    return f"{model} † (n={board.sampled[model]})" if model in board.sampled else model
+
+
+def _grouped_models(board: Leaderboard, table: str, k: int) -> list[tuple[str, list[str]]]:
+    seen: dict[str, list[str]] = {}
+    for cell in board.cells:
+        if cell.table == table and cell.k == k and cell.model not in seen.get(cell.group, []):
+            seen.setdefault(cell.group, []).append(cell.model)
+    return [(label, seen[g]) for g, label in GROUPS if g in seen] + \
+        [(g, models) for g, models in seen.items() if g not in dict(GROUPS)]
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def table5_md(board: Leaderboard, counts: dict[str, int]) -> str:
+    columns = list(TASKS) + ["overall"]
+    index = _index(board, "table5")
+    parts = []
+    for k in sorted({c.k for c in board.cells if c.table == "table5"}):
+        rows = [["# questions"] + [str(counts.get(c, 0)) for c in columns]]
+        for label, models in _grouped_models(board, "table5", k):
+            rows.append([f"*{label}*"] + [""] * len(columns))
+            rows += [[_model_label(board, m)] + [fmt(index.get((m, k, c))) for c in columns] for m in models]
+        parts.append(f"### Table 5 — accuracy (%) by task, k = {k} retrieved records\n\n"
+                     + _md_table(["Model"] + [TASK_LABELS[c] for c in columns], rows))
+    return "\n\n".join(parts)
+
+
+def table6_md(board: Leaderboard, counts: dict[str, int]) -> str:
+    index = _index(board, "table6")
+    ks = sorted({c.k for c in board.cells if c.table == "table6"})
+    if not ks:
+        return ""
+    k = 10 if 10 in ks else ks[0]
+    rows = [["# questions"] + [str(counts.get(c, 0)) for c in TABLE6_COLUMNS]]
+    for label, models in _grouped_models(board, "table6", k):
+        rows.append([f"*{label}*"] + [""] * len(TABLE6_COLUMNS))
+        rows += [[_model_label(board, m)] + [fmt(index.get((m, k, c))) for c in TABLE6_COLUMNS] for m in models]
+    return (f"### Table 6 — accuracy (%) by gold evidence count and modality, k = {k}\n\n"
+            + _md_table(["Model"] + [T6_LABELS[c] for c in TABLE6_COLUMNS], rows))
+
+
+def table7_md(board: Leaderboard) -> str:
+    cells = [c for c in board.cells if c.table == "table7"]
+    columns = sorted({(c.k, c.retriever) for c in cells})
+    if not columns:
+        return ""
+    index = {(c.model, c.k, c.retriever): c for c in cells}
+    header = ["Retriever / k"] + [f"{r} k={k}" for k, r in columns]
+    rows = [["Evidence Recall@k"] + [f"{board.recall.get(r, {}).get(str(k), float('nan')):.1f}" for k, r in columns]]
+    k0 = columns[0][0]
+    for label, models in _grouped_models(board, "table7", k0):
+        rows.append([f"*{label}*"] + [""] * len(columns))
+        rows += [[_model_label(board, m)] + [fmt(index.get((m, k, r))) for k, r in columns] for m in models]
+    return "### Table 7 — evidence Recall@k and overall accuracy (%) per retriever and k\n\n" + _md_table(header, rows)
+
+
+def leaderboard_markdown(board: Leaderboard, counts: dict[str, int]) -> str:
+    notes = "\n".join(f"- {n}" for n in board.notes)
+    body = "\n\n".join(p for p in (table5_md(board, counts), table6_md(board, counts), table7_md(board)) if p)
+    return f"# MMEB leaderboard\n\nCells: accuracy % (bootstrap 95% interval).\n\n{notes}\n\n{body}\n"
+
+
+def cells_csv(cells: list[LeaderboardCell]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    for cell in cells:
+        writer.writerow({f: getattr(cell, f) for f in CSV_FIELDS})
+    return buffer.getvalue()
+
+
+def _bar_plot(path: Path, title: str, groups: list[str], series: dict[str, list[LeaderboardCell | None]]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.1 * len(groups) * max(1, len(series)) ** 0.5), 4.2))
+    width = 0.8 / max(1, len(series))
+    for offset, (name, cells) in enumerate(series.items()):
+        xs = [i + offset * width for i in range(len(groups))]
+        acc = [c.accuracy if c and c.n else 0.0 for c in cells]
+        err = [[max(0.0, a - (c.ci_low if c and c.n else a)) for a, c in zip(acc, cells)],
+               [max(0.0, (c.ci_high if c and c.n else a) - a) for a, c in zip(acc, cells)]]
+        ax.bar(xs, acc, width, yerr=err, capsize=2, label=name)
+    ax.set_xticks([i + width * (len(series) - 1) / 2 for i in range(len(groups))])
+    ax.set_xticklabels(groups, rotation=25, ha="right", fontsize=8)
+    ax.set_ylabel("accuracy (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    atomic_write_bytes(path, buffer.getvalue())
+
+
+def write_reports(board: Leaderboard, counts: dict[str, int], folder: Path) -> dict[str, str]:
+    """Markdown, one CSV per table, and PNG plots; returns name -> path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    files = {"markdown": folder / "leaderboard.md"}
+    atomic_write_text(files["markdown"], leaderboard_markdown(board, counts))
+    for table in ("table5", "table6", "table7"):
+        files[f"{table}_csv"] = folder / f"{table}.csv"
+        atomic_write_text(files[f"{table}_csv"], cells_csv([c for c in board.cells if c.table == table]))
+    ks = sorted({c.k for c in board.cells})
+    models = sorted({c.model for c in board.cells})
+    overall = _index(board, "table5")
+    if models:
+        files["overall_png"] = folder / "overall_accuracy.png"
+        _bar_plot(files["overall_png"], "Overall accuracy by model and k (95% bootstrap CI)", models,
+                  {f"k={k}": [overall.get((m, k, "overall")) for m in models] for k in ks})
+        t6 = _index(board, "table6")
+        k6 = 10 if 10 in ks else ks[0]
+        files["table6_png"] = folder / "evidence_modality.png"
+        _bar_plot(files["table6_png"], f"Accuracy by gold evidence count and modality (k={k6})",
+                  [T6_LABELS[c] for c in TABLE6_COLUMNS],
+                  {m: [t6.get((m, k6, c)) for c in TABLE6_COLUMNS] for m in models})
+    return {name: str(path) for name, path in files.items()}
