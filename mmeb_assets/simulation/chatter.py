@@ -17,6 +17,10 @@ def meetings_and_emails(book: EventBook, anchors, items: list[PlanItem], docs: l
     org, cfg = book.org, book.config
     joiner = org.person(org.late_joiner_id)
     core = core_ids(book)
+
+    def present(when) -> list[str]:
+        return [joiner.id] if when >= joiner.joined_at else []
+
     book.add("meet:kickoff", cfg.day(0, 10, 30), org.lead_id, "meeting", "meeting",
              f"Kickoff for {org.project_codename}: scope, owners and milestones", recipients=core,
              title=f"{org.project_codename} kickoff")
@@ -34,13 +38,14 @@ def meetings_and_emails(book: EventBook, anchors, items: list[PlanItem], docs: l
         book.add("mail:report_v1", book.later(v1.time, 0.1), v1.author, "status_update", "email",
                  f"{org.person(v1.author).first_name} circulates report v1 for comments", attachment=v1.id,
                  recipients=[org.lead_id, org.pm_id], refs=[v1.id], title=f"{v1.title} v1 for review")
-        book.add("meet:review", book.later(v1.time, 2.0), org.lead_id, "meeting", "meeting",
-                 "Mid-week review of report v1 and open questions", recipients=core + [joiner.id], refs=[v1.id],
+        when = book.later(v1.time, 2.0)
+        book.add("meet:review", when, org.lead_id, "meeting", "meeting",
+                 "Mid-week review of report v1 and open questions", recipients=core + present(when), refs=[v1.id],
                  title="Mid-week review")
     ma = org.milestone_a.due
     rel = [i for i in items if i.kind == "release"]
     book.add("meet:milestone_a", ma, org.lead_id, "meeting", "meeting", f"{org.milestone_a.name}",
-             recipients=core + [joiner.id], refs=[i.id for i in rel] + ([v2.id] if v2 else []),
+             recipients=core + present(ma), refs=[i.id for i in rel] + ([v2.id] if v2 else []),
              must=[next(iter(rel[0].values.values()))] if rel and rel[0].values else [], title=org.milestone_a.name)
     deadline = next((f for f in evolving if f.kind == "deadline"), None)
     when = worktime(cfg, anchors.report_v2 + 0.01)

@@ -44,7 +44,7 @@ class DocumentPlanner:
         out = []
         for n, when in enumerate(times, start=1):
             as_of = after(self.config, when, -lag_h) if lag_h else when
-            done = [i.id for i in self.items if i.completed_at <= as_of]
+            done = [i.id for i in self.items if i.completed_at <= when]
             item_ids = extra.get("item_ids", done)
             if kind in ("report", "deck", "notion_tracker"):
                 item_ids = done
