@@ -6,9 +6,10 @@ not just the cited ones), so no record can answer it.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from mmeb_assets.qa.evidence import ProjectIndex
-from mmeb_assets.qa.families.base import GenContext, draft, stable_rank
+from mmeb_assets.qa.families.base import GenContext, draft, is_year, stable_rank
 from mmeb_assets.qa.text import contains_value
 from mmeb_assets.schema import Derivation, QAItem
 
@@ -18,6 +19,7 @@ SUBJECTS = ("security review deadline", "legal sign-off owner", "data retention 
             "penetration test date")
 DATASETS = ("the held-out French split", "the 2019 archive subset", "the partner pilot logs")
 MAX_ITEMS = 8
+MAX_PER_KIND = 3
 
 
 def premise_is_absent(index: ProjectIndex, terms: list[str]) -> bool:
@@ -37,7 +39,15 @@ def _candidates(item: QAItem, ctx: GenContext) -> list[tuple[str, str, str]]:
     family = item.generator.split(":", 1)[-1]
     key = item.derivation.fact_key if item.derivation else ""
     out = []
-    if family == "extraction.cell" or family.startswith("computation"):
+    if family == "extraction.cell" and is_year(key.rpartition(":")[2]):
+        col = key.rpartition(":")[2]
+        plan_item = ctx.index.items.get(key.split(":")[0])
+        years = [int(c) for c in (plan_item.values if plan_item else {}) if is_year(c)]
+        new_year = str(max(years) + 5) if years else str(int(col) + 5)
+        new = _replace(item.q, f"in {col}", f"in {new_year}")
+        if new:
+            out.append((new, new_year, f"year {col} -> {new_year}"))
+    elif family == "extraction.cell" or family.startswith("computation."):
         _, _, col = key.rpartition(":")
         for metric in sorted(METRICS, key=lambda m: stable_rank(item.q, m)):
             new = _replace(item.q, col, metric)
@@ -69,13 +79,15 @@ def _candidates(item: QAItem, ctx: GenContext) -> list[tuple[str, str, str]]:
 
 
 def generate(ctx: GenContext, answerable: list[QAItem]) -> list[QAItem]:
-    out, seen = [], set()
+    out, seen, kinds = [], set(), Counter()
     pool = sorted(answerable, key=lambda i: stable_rank(ctx.seed, "uns", i.q))
     for item in pool:
         for q, term, change in _candidates(item, ctx):
-            if q in seen or not premise_is_absent(ctx.index, [term]):
+            kind = change.split(" ", 1)[0]
+            if q in seen or kinds[kind] >= MAX_PER_KIND or not premise_is_absent(ctx.index, [term]):
                 continue
             seen.add(q)
+            kinds[kind] += 1
             answer = f"Not established: no record gives this; the records contain no {term}."
             out.append(draft(
                 ctx, "unanswerable", "unanswerable.perturbed", q, answer, value=None, evidence=[],

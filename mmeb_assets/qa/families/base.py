@@ -96,10 +96,24 @@ def cell_record(ctx: GenContext, item: PlanItem, value: str, prefer_visual: bool
     return index.value_record(value, ref=item.id)
 
 
+def row_unit(item: PlanItem) -> str:
+    """The unit a row states in a 'Unit' column (analysis tables), else ''."""
+    for col, cell in item.values.items():
+        if col.strip().lower() in ("unit", "units") and cell.strip():
+            return cell.strip()
+    return ""
+
+
 def unit_of(col: str, value: str) -> str:
     if value.strip().endswith("%") or "%" in col:
         return "points"
     return ""
+
+
+def with_unit(value: str, unit: str, difference: bool = False) -> str:
+    if unit == "%":
+        return f"{value} percentage points" if difference else f"{value}%"
+    return f"{value} {unit}" if unit and not value.endswith(unit) else value
 
 
 def ids(records: list[Record | None]) -> list[str]:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from mmeb_assets.qa.families.base import (
-    is_year, series_phrase,
+    is_year, row_unit, series_phrase, with_unit,
     GenContext, cell_record, clean_cells, draft, item_phrase, on_dataset, stable_rank, unit_of, value_question,
 )
 from mmeb_assets.schema import Derivation, QAItem
@@ -22,9 +22,10 @@ def _cells(ctx: GenContext) -> list[QAItem]:
         if record is None:
             continue
         q = value_question(item, col)
-        unit = unit_of(col, value)
+        unit = row_unit(item) if is_year(col) else unit_of(col, value)
         out.append(draft(
-            ctx, "extraction", "extraction.cell", q, value, value=value, unit=unit, evidence=[record.id],
+            ctx, "extraction", "extraction.cell", q, with_unit(value, row_unit(item)) if is_year(col) else value,
+            value=value, unit=unit, evidence=[record.id],
             steps=[(f"Find the record reporting {item_phrase(item)}{on_dataset(item)}.", [record.id]),
                    (f"Read its {col}: {value}.", [record.id])],
             derivation=Derivation(kind="lookup", operands=[value], result=value, fact_key=f"{item.id}:{col}"),

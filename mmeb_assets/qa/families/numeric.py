@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from mmeb_assets.qa.families.base import (
     GenContext, cell_record, clean_cells, conflicted, draft, ids, is_cost_column, is_total, is_year, item_phrase,
-    series_phrase, stable_rank, unit_of,
+    row_unit, series_phrase, stable_rank, unit_of, with_unit,
 )
 from mmeb_assets.qa.text import decimals, fmt, parse_number
 from mmeb_assets.schema import Derivation, PlanItem, QAItem
@@ -78,7 +78,8 @@ def series_computation(ctx: GenContext) -> list[QAItem]:
         else:
             result = fmt(a - b, max(decimals(v1), decimals(v2)))
             q = f"By how much did the recorded value for {series_phrase(item)} change from {y1} to {y2}?"
-            answer, kind, how = f"{result} ({v1} in {y1} to {v2} in {y2})", "difference", f"{v2} - {v1} = {result}"
+            answer, kind, how = (f"{with_unit(result, row_unit(item), difference=True)} ({v1} in {y1} to {v2} in {y2})", "difference",
+                                 f"{v2} - {v1} = {result}")
         out.append(draft(
             ctx, "computation", f"computation.series_{kind}", q, answer, value=result, evidence=evidence,
             steps=[(f"Read {series_phrase(item)} in {y1}: {v1}.", evidence[:1]),
