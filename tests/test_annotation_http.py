@@ -85,7 +85,7 @@ def test_resume_item_page_is_escaped_and_blind(app_home):
         assert request(port, "GET", "/a/ana/")[1]["Location"] == f"/a/ana/item/{order[1]}"
         assert request(port, "GET", "/a/ben/")[1]["Location"] == f"/a/ben/item/{order[0]}"
         status, _, body = request(port, "GET", f"/a/ana/item/{order[0]}")
-        assert "Saved (revision 1)" in body.decode() and "value='no' checked" in body.decode()
+        assert "Saved (revision 1)" in body.decode() and "value='no' required checked" in body.decode()
         status, headers, png = request(port, "GET", "/image/alpha/alpha-pdf_page-3")
         assert status == 200 and headers["Content-Type"] == "image/png" and png[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -138,7 +138,7 @@ def test_double_submit_is_idempotent_and_a_stale_different_form_is_409(app_home)
         assert first[0] == second[0] == 303 and first[1]["Location"] == second[1]["Location"]
         assert saved(home, "ana", order[0]).revision == 1
         status, _, body = request(port, "POST", f"/a/ana/item/{order[0]}", {**GOOD, "c2": "yes"})  # stale
-        assert status == 409 and "it was kept" in body.decode()
+        assert status == 409 and "it was kept" in body.decode() and "Reload the item</a>" in body.decode()
         assert saved(home, "ana", order[0]).c2 == "no"
         # an edit made from the current form (base_revision 1) is a normal save
         assert request(port, "POST", f"/a/ana/item/{order[0]}", {**GOOD, "c2": "yes", "base_revision": "1"})[0] == 303
@@ -272,3 +272,12 @@ def test_real_qa_stage_output_is_served(mmeb_home):
         page = body.decode()
         assert status == 200 and "Cited evidence" in page and "cited evidence</span>" in page
         assert "not found in the project" not in page
+
+
+def test_non_loopback_needs_a_token():
+    from mmeb_assets.annotation.server import is_loopback
+
+    assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1") and is_loopback("127.8.0.1")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.4") and not is_loopback("example.org")
+    with pytest.raises(ValueError, match="without an access token"):
+        make_server(AnnotationApp(home=Path("/nonexistent")), "0.0.0.0", 0)

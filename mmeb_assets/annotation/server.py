@@ -47,10 +47,11 @@ def is_loopback(host: str) -> bool:
 
 
 class HttpError(Exception):
-    def __init__(self, status: HTTPStatus, message: str):
+    def __init__(self, status: HTTPStatus, message: str, link: tuple[str, str] | None = None):
         super().__init__(message)
         self.status = status
         self.message = message
+        self.link = link
 
 
 @dataclass
@@ -157,7 +158,7 @@ class Handler(BaseHTTPRequestHandler):
         self._send(HTTPStatus.SEE_OTHER, b"", "text/plain", {"Location": location, **(headers or {})})
 
     def _error(self, error: HttpError) -> None:
-        self._html(error.status, views.error_page(int(error.status), error.status.phrase, error.message),
+        self._html(error.status, views.error_page(int(error.status), error.status.phrase, error.message, error.link),
                    {"X-MMEB-Error": json.dumps(error.message)[1:-1][:300]})
 
     def _authorized(self, query: dict[str, list[str]]) -> bool | str:
@@ -242,12 +243,18 @@ class Handler(BaseHTTPRequestHandler):
             self._require_annotator(conn, annotator)
             if db.sample_item(conn, item_id) is None:
                 raise HttpError(HTTPStatus.NOT_FOUND, f"unknown item id {item_id!r}: it is not in the annotation sample")
-            judgment, base = parse_judgment_form(self._read_form(), annotator, item_id)
+            try:
+                judgment, base = parse_judgment_form(self._read_form(), annotator, item_id)
+            except HttpError as error:
+                error.link = error.link or (f"/a/{quote(annotator, safe='')}/item/{quote(item_id, safe='')}",
+                                            "Back to the item")
+                raise
             try:
                 db.save_judgment(conn, judgment, base)
             except db.ConflictError as exc:
+                item_url = f"/a/{quote(annotator, safe='')}/item/{quote(item_id, safe='')}"
                 raise HttpError(HTTPStatus.CONFLICT, f"{exc}. Reload the item to see the saved judgment, "
-                                "then change it there if you mean to.") from exc
+                                "then change it there if you mean to.", (item_url, "Reload the item")) from exc
             self._redirect(self._next_location(conn, annotator, after=item_id))
 
     def _read_form(self) -> bytes:

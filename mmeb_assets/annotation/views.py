@@ -30,9 +30,10 @@ def page(title: str, body: str) -> str:
             f"<body>{body}<script src='/static/app.js'></script></body></html>")
 
 
-def error_page(status: int, reason: str, message: str) -> str:
+def error_page(status: int, reason: str, message: str, link: tuple[str, str] | None = None) -> str:
+    back = f"<a id='error-link' href='{e(link[0])}'>{e(link[1])}</a> &middot; " if link else ""
     return page(f"{status} {reason}", f"<main class='error'><h1>{status} {e(reason)}</h1>"
-                f"<p id='error-message'>{e(message)}</p><p><a href='/'>Back to the start page</a></p></main>")
+                f"<p id='error-message'>{e(message)}</p><p>{back}<a href='/'>Back to the start page</a></p></main>")
 
 
 def index_page(progress: list[tuple[str, int]], total: int) -> str:
@@ -122,7 +123,8 @@ def source_browser(project: str, records: list[Record], cited: set[str]) -> str:
 
 
 def _radios(name: str, options: tuple[tuple[str, str], ...], chosen: str | None) -> str:
-    return "".join(f"<label><input type='radio' name='{name}' value='{value}'"
+    """A required radio group (the browser asks before sending; the server checks again)."""
+    return "".join(f"<label><input type='radio' name='{name}' value='{value}' required"
                    f"{' checked' if chosen == value else ''}> {label}</label>" for value, label in options)
 
 
