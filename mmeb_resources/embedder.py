@@ -22,15 +22,16 @@ import numpy as np
 from dagster import ConfigurableResource
 from pydantic import BaseModel, PrivateAttr
 
+from mmeb_assets.retrieval.errors import EmbedderUnavailable
 from mmeb_resources.storage import default_home
+
+__all__ = ["QUERY_INSTRUCTION", "DOCUMENT_INSTRUCTION", "EmbedderUnavailable", "EmbedInput", "EmbeddingCache",
+           "EmbedderResource", "MiniLMEmbedder", "Qwen3VLEmbedder", "make_embedder", "embedder_from_env",
+           "minilm_model_path"]
 
 QUERY_INSTRUCTION = ("Given a question about organizational records, retrieve records or document pages "
                      "that help answer the question.")
 DOCUMENT_INSTRUCTION = "Represent the user's input."
-
-
-class EmbedderUnavailable(RuntimeError):
-    """The model cannot be loaded (weights absent, optional package missing); the message says why."""
 
 
 class EmbedInput(BaseModel):

@@ -196,3 +196,12 @@ def test_materialize_corpus_lance_index_retrievals(mmeb_home):
     meta = result.asset_materializations_for_node("retrievals")[0].metadata
     assert meta["recall@100"].value == 1.0 and "Evidence Recall@k" in meta["recall_table"].value
     assert meta["reindexed_projects"].value == "none"  # lance_index already built this retriever's rows
+
+    # rerun: nothing is re-embedded and the artifacts are byte-identical
+    files = [mmeb_home / "projects" / "minilm" / "retrievals.json",
+             mmeb_home / "projects" / seeds[0] / "lance_index.json"]
+    before = [f.read_bytes() for f in files]
+    again = dg.materialize(graph, selection=["lance_index"], partition_key=seeds[0], resources=resources)
+    assert again.asset_materializations_for_node("lance_index")[0].metadata["embedded"].value == 0
+    assert dg.materialize(graph, selection=["retrievals"], partition_key="minilm", resources=resources).success
+    assert [f.read_bytes() for f in files] == before

@@ -84,16 +84,20 @@ def lance_index(context: dg.AssetExecutionContext, records: RecordSet, embedder:
     name = lancedb.table_name(embedder.name)
     counts = index_records(lancedb.connect(), name, seed, records.records, storage.root / "projects", embedder)
     table = lancedb.open_table(embedder.name)
+    rows = project_hashes(table, seed)
     update = IndexUpdate(
-        seed_id=seed, retriever=embedder.name, model_key=embedder.model_key(), table=name,
-        project_rows=table.count_rows(f"project = '{seed}'") if table is not None else 0,
-        total_rows=counts["rows"], inserted=counts["inserted"], updated=counts["updated"],
-        deleted=counts["deleted"], embedded=counts["embedded"], cached=counts["cached"],
+        seed_id=seed, retriever=embedder.name, model_key=embedder.model_key(), table=name, project_rows=len(rows),
+        dimension=table.schema.field("vector").type.list_size if table is not None else 0,
+        rows_hash=content_hash(sorted(rows.items())),
         provenance=make_provenance(seed, STAGE, "rules", model=embedder.model_key(), code=code_version(STAGE),
                                    inputs=[[r.id, r.text, r.image_path] for r in records.records]),
     )
-    yield dg.Output(update, metadata={"uri": lancedb.resolved_uri(), **update.model_dump(exclude={"provenance"})})
-    ids = set(project_hashes(table, seed))
+    yield dg.Output(update, metadata={"uri": lancedb.resolved_uri(), "project_rows": len(rows),
+                                      "table_rows": counts["rows"], "inserted": counts["inserted"],
+                                      "updated": counts["updated"], "deleted": counts["deleted"],
+                                      "embedded": counts["embedded"], "from_cache": counts["cached"],
+                                      "dimension": update.dimension})
+    ids = set(rows)
     yield dg.AssetCheckResult(check_name="rows_match_records", passed=ids == {r.id for r in records.records},
                               metadata={"rows": len(ids), "records": len(records.records)})
 

@@ -7,17 +7,17 @@ from mmeb_assets.schema.common import Provenance
 
 
 class IndexUpdate(BaseModel):
-    """What one `lance_index` materialization did to the shared table for its project."""
+    """One project's rows in the shared table after a `lance_index` materialization.
+
+    Deterministic (same records + embedder => same file); what the run did (rows inserted, updated,
+    deleted, embedded, served from cache) is in the materialization metadata.
+    """
 
     seed_id: str
     retriever: str
     model_key: str
     table: str
     project_rows: int
-    total_rows: int
-    inserted: int = 0
-    updated: int = 0
-    deleted: int = 0
-    embedded: int = 0
-    cached: int = 0
+    dimension: int = 0
+    rows_hash: str = ""
     provenance: Provenance

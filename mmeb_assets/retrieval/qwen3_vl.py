@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from mmeb_resources.embedder import EmbedderUnavailable
+from mmeb_assets.retrieval.errors import EmbedderUnavailable
 
 IMAGE_PAD = "<|image_pad|>"
 _MODEL_CLASS: Any = None
@@ -93,6 +93,12 @@ class LoadedQwen3VL:
     dtype: Any
     hidden_size: int
 
+    @property
+    def takes_mm_token_types(self) -> bool:
+        import inspect
+
+        return "mm_token_type_ids" in inspect.signature(self.model.model.forward).parameters
+
     def _prompts(self, items: list[tuple[str, str | None]], instruction: str, size: dict):
         from PIL import Image
 
@@ -121,8 +127,9 @@ class LoadedQwen3VL:
         prompts, vision = self._prompts(items, instruction, {"shortest_edge": min_pixels, "longest_edge": max_pixels})
         enc = self.tokenizer(prompts, padding=True, truncation=True, max_length=max_length, return_tensors="pt")
         image_id = self.tokenizer.convert_tokens_to_ids(IMAGE_PAD)
-        inputs = {"input_ids": enc["input_ids"], "attention_mask": enc["attention_mask"],
-                  "mm_token_type_ids": (enc["input_ids"] == image_id).long()}
+        inputs = {"input_ids": enc["input_ids"], "attention_mask": enc["attention_mask"]}
+        if self.takes_mm_token_types:  # newer transformers: M-RoPE positions need the modality of each token
+            inputs["mm_token_type_ids"] = (enc["input_ids"] == image_id).long()
         if vision:
             inputs["pixel_values"] = vision["pixel_values"].to(self.dtype)
             inputs["image_grid_thw"] = vision["image_grid_thw"]
@@ -166,7 +173,6 @@ def load_qwen3_vl(model: str, *, device: str = "auto", dtype: str = "bfloat16") 
         import torch  # noqa: F401
         import transformers  # noqa: F401
         from transformers import AutoTokenizer
-        from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import Qwen2VLImageProcessorPil
     except ImportError as exc:
         raise EmbedderUnavailable(f"Qwen3-VL embedder needs torch and transformers>=5: {exc}") from exc
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -176,6 +182,18 @@ def load_qwen3_vl(model: str, *, device: str = "auto", dtype: str = "bfloat16") 
     tokenizer = AutoTokenizer.from_pretrained(str(path), padding_side="right")
     if not getattr(tokenizer, "chat_template", None):
         tokenizer.chat_template = _processor_chat_template(path)
-    image_processor = Qwen2VLImageProcessorPil.from_pretrained(str(path))
+    image_processor = image_processor_class().from_pretrained(str(path))
     hidden = int(net.config.text_config.hidden_size)
     return LoadedQwen3VL(net, tokenizer, image_processor, torch_device, torch_dtype, hidden)
+
+
+def image_processor_class():
+    """The PIL image processor (no torchvision needed); older transformers: the default one."""
+    try:
+        from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import Qwen2VLImageProcessorPil
+
+        return Qwen2VLImageProcessorPil
+    except ImportError:
+        from transformers.models.qwen2_vl.image_processing_qwen2_vl import Qwen2VLImageProcessor
+
+        return Qwen2VLImageProcessor

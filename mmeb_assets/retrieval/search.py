@@ -68,11 +68,14 @@ def hybrid_search(table: Any, text: str, vector: np.ndarray, k: int = 100, pool:
     return rrf_fuse([dense, sparse], k=k)
 
 
-def numpy_topk(matrix: np.ndarray, queries: np.ndarray, k: int, block: int = 1024) -> tuple[np.ndarray, np.ndarray]:
-    """Exact top-k by inner product (cosine for normalised rows): (indices, scores), best first."""
+def numpy_topk(matrix: np.ndarray, queries: np.ndarray, k: int, block: int | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Exact top-k by inner product (cosine for normalised rows): (indices, scores), best first.
+    Queries go in blocks whose similarity matrix stays near 64 MB."""
     matrix = np.asarray(matrix, dtype=np.float32)
     queries = np.atleast_2d(np.asarray(queries, dtype=np.float32))
     k = min(k, matrix.shape[0])
+    block = block or max(1, min(2048, 16_000_000 // max(1, matrix.shape[0])))
     out_idx = np.empty((len(queries), k), dtype=np.int64)
     out_score = np.empty((len(queries), k), dtype=np.float32)
     for start in range(0, len(queries), block):

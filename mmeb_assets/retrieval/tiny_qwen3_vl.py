@@ -45,9 +45,8 @@ def write_tiny_qwen3_vl(folder: Path, *, hidden_size: int = 64, layers: int = 2,
     """Write config, safetensors, tokenizer and preprocessor config to `folder`; returns it."""
     import torch
     from transformers import Qwen3VLConfig
-    from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import Qwen2VLImageProcessorPil
 
-    from mmeb_assets.retrieval.qwen3_vl import embedding_model_class
+    from mmeb_assets.retrieval.qwen3_vl import embedding_model_class, image_processor_class
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -57,22 +56,24 @@ def write_tiny_qwen3_vl(folder: Path, *, hidden_size: int = 64, layers: int = 2,
     head_dim = hidden_size // heads
     half = head_dim // 2
     section = [half - 2 * (half // 3), half // 3, half // 3]
-    config = Qwen3VLConfig(
-        text_config=dict(vocab_size=len(tokenizer), hidden_size=hidden_size, intermediate_size=2 * hidden_size,
-                         num_hidden_layers=layers, num_attention_heads=heads, num_key_value_heads=max(1, heads // 2),
-                         head_dim=head_dim, rope_parameters={"rope_type": "default", "rope_theta": 10000.0,
-                                                             "mrope_section": section, "mrope_interleaved": True}),
-        vision_config=dict(depth=vision_layers, hidden_size=vision_hidden, intermediate_size=2 * vision_hidden,
-                           num_heads=2, out_hidden_size=hidden_size, num_position_embeddings=64,
-                           deepstack_visual_indexes=[vision_layers - 1], patch_size=16, spatial_merge_size=2,
-                           temporal_patch_size=2),
-        image_token_id=ids["<|image_pad|>"], video_token_id=ids["<|video_pad|>"],
-        vision_start_token_id=ids["<|vision_start|>"], vision_end_token_id=ids["<|vision_end|>"],
-    )
+    rope = {"rope_type": "default", "rope_theta": 10000.0, "mrope_section": section, "mrope_interleaved": True}
+    text = dict(vocab_size=len(tokenizer), hidden_size=hidden_size, intermediate_size=2 * hidden_size,
+                num_hidden_layers=layers, num_attention_heads=heads, num_key_value_heads=max(1, heads // 2),
+                head_dim=head_dim)
+    vision = dict(depth=vision_layers, hidden_size=vision_hidden, intermediate_size=2 * vision_hidden, num_heads=2,
+                  out_hidden_size=hidden_size, num_position_embeddings=64, deepstack_visual_indexes=[vision_layers - 1],
+                  patch_size=16, spatial_merge_size=2, temporal_patch_size=2)
+    tokens = dict(image_token_id=ids["<|image_pad|>"], video_token_id=ids["<|video_pad|>"],
+                  vision_start_token_id=ids["<|vision_start|>"], vision_end_token_id=ids["<|vision_end|>"])
+    try:
+        config = Qwen3VLConfig(text_config={**text, "rope_parameters": rope}, vision_config=vision, **tokens)
+    except (TypeError, ValueError):  # transformers releases that still spell it rope_scaling / rope_theta
+        config = Qwen3VLConfig(text_config={**text, "rope_theta": 10000.0, "rope_scaling": {
+            k: v for k, v in rope.items() if k != "rope_theta"}}, vision_config=vision, **tokens)
     torch.manual_seed(seed)
     model = embedding_model_class()(config).eval()
     model.save_pretrained(str(folder))
     tokenizer.save_pretrained(str(folder))
-    Qwen2VLImageProcessorPil(patch_size=16, merge_size=2, temporal_patch_size=2,
+    image_processor_class()(patch_size=16, merge_size=2, temporal_patch_size=2,
                              min_pixels=32 * 32, max_pixels=256 * 256).save_pretrained(str(folder))
     return folder

@@ -1,0 +1,133 @@
+"""GPU check of the Qwen3-VL-Embedding path (prepared for a lent H200; under 5 minutes; prints figures).
+
+    python3 bench/gpu/check_qwen3_vl_embedder.py [--model DIR] [--texts 512] [--images 128]
+
+Exercises the project's real loading and encoding code (mmeb_assets/retrieval/qwen3_vl.py, which the
+`Qwen3VLEmbedder` resource calls): CUDA placement, bf16 weights, batched text / image / text+image
+inputs, right padding + last-token pooling. Weights: `--model` or MMEB_QWEN3_VL_EMBEDDING_2B when
+that folder exists (the real 2B model); otherwise a small randomly initialised Qwen3-VL-style
+checkpoint written on the spot (no internet needed; its vectors carry no meaning, the figures are
+about the code path and the GPU). Needs only torch, transformers, tokenizers, numpy, pillow: no
+dagster or pydantic. Exits 0 with a SKIP line when there is no CUDA device.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+QUERY = ("Given a question about organizational records, retrieve records or document pages that help "
+         "answer the question.")
+DOCUMENT = "Represent the user's input."
+
+
+def _timed(fn, sync):
+    sync()
+    start = time.perf_counter()
+    out = fn()
+    sync()
+    return out, time.perf_counter() - start
+
+
+def _encode_all(loaded, items, instruction, batch, pixels):
+    chunks = [loaded.encode(items[i:i + batch], instruction, min_pixels=pixels[0], max_pixels=pixels[1],
+                            max_length=8192) for i in range(0, len(items), batch)]
+    return np.concatenate(chunks)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model", default=os.environ.get("MMEB_QWEN3_VL_EMBEDDING_2B", ""))
+    parser.add_argument("--texts", type=int, default=512)
+    parser.add_argument("--images", type=int, default=128)
+    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--dry-run-cpu", action="store_true", help="check this script on a CPU (tiny sizes, fp32)")
+    args = parser.parse_args()
+
+    import torch
+    import transformers
+
+    print(f"torch {torch.__version__}  transformers {transformers.__version__}  cuda {torch.cuda.is_available()}")
+    cpu = args.dry_run_cpu
+    if not torch.cuda.is_available() and not cpu:
+        print("SKIP: no CUDA device visible; nothing to check here")
+        return 0
+    print(f"device: {'cpu (dry run)' if cpu else torch.cuda.get_device_name(0)}")
+    from PIL import Image
+
+    from mmeb_assets.retrieval.qwen3_vl import load_qwen3_vl
+    from mmeb_assets.retrieval.tiny_qwen3_vl import write_tiny_qwen3_vl
+
+    work = Path(tempfile.mkdtemp(prefix="qwen3vl-check-"))
+    if args.model and Path(args.model).exists():
+        model_dir, kind = Path(args.model), "real weights"
+    else:
+        if args.model:
+            print(f"weights not found at {args.model!r}: using a random Qwen3-VL-style checkpoint instead")
+        start = time.perf_counter()
+        size = dict(hidden_size=64, layers=2, vision_hidden=32, vision_layers=2) if cpu else \
+            dict(hidden_size=1024, layers=8, vision_hidden=512, vision_layers=4)
+        model_dir = write_tiny_qwen3_vl(work / "random-qwen3-vl", **size)
+        kind = f"random Qwen3-VL-style checkpoint {size}, written in {time.perf_counter() - start:.1f} s"
+    print(f"weights: {kind} at {model_dir}")
+    sync = (lambda: None) if cpu else torch.cuda.synchronize
+    loaded, load_s = _timed(lambda: load_qwen3_vl(str(model_dir), device="cpu" if cpu else "cuda",
+                                                  dtype="bfloat16"), sync)
+    param = next(loaded.model.parameters())
+    n_params = sum(p.numel() for p in loaded.model.parameters())
+    print(f"load: {load_s:.1f} s  params {n_params / 1e6:.1f} M  on {param.device}  dtype {param.dtype}  "
+          f"dim {loaded.hidden_size}")
+    if not cpu:
+        assert param.device.type == "cuda" and param.dtype == torch.bfloat16, "weights not on the GPU in bf16"
+        torch.cuda.reset_peak_memory_stats()
+    else:
+        args.texts, args.images, args.batch = 16, 4, 4
+
+    rng = np.random.default_rng(0)
+    words = "budget forecast meeting slide figure table report deadline vendor emissions harbor recall".split()
+    texts = [" ".join(rng.choice(words, 60)) for _ in range(args.texts)]
+    image_paths = []
+    for i in range(args.images):  # noqa: B007
+        path = work / f"page{i}.png"
+        Image.fromarray((rng.random((448, 448, 3)) * 255).astype("uint8")).save(path)
+        image_paths.append(str(path))
+    pixels = (4 * 32 * 32, 448 * 448)
+    _encode_all(loaded, [(texts[0], image_paths[0])] * 4, DOCUMENT, 4, pixels)  # warm-up (kernels, allocator)
+
+    cases = {
+        "text": [(t, None) for t in texts],
+        "image": [("", p) for p in image_paths],
+        "text+image": [(texts[i % len(texts)], p) for i, p in enumerate(image_paths)],
+    }
+    vectors = {}
+    for name, items in cases.items():
+        vectors[name], secs = _timed(lambda: _encode_all(loaded, items, DOCUMENT, args.batch, pixels), sync)
+        norms = np.linalg.norm(vectors[name], axis=1)
+        print(f"{name:<11} {len(items):>4} inputs, batch {args.batch}: {secs:.2f} s = {len(items) / secs:.1f} inputs/s"
+              f"   norms {norms.min():.4f}..{norms.max():.4f}   finite {bool(np.isfinite(vectors[name]).all())}")
+    nq = min(128, len(texts))
+    queries, secs = _timed(lambda: _encode_all(loaded, [(t, None) for t in texts[:nq]], QUERY, 64, pixels), sync)
+    print(f"queries     {nq:>4} inputs, batch 64: {nq / secs:.1f} inputs/s   query vs document cosine "
+          f"(same text) mean {float(np.mean(np.sum(queries * vectors['text'][:nq], axis=1))):.4f}")
+    single = np.concatenate([loaded.encode([item], DOCUMENT, min_pixels=pixels[0], max_pixels=pixels[1],
+                                           max_length=8192) for item in cases["text+image"][:8]])
+    agree = np.sum(single * vectors["text+image"][:8], axis=1)
+    print(f"batched vs one-at-a-time (bf16, text+image, 8 inputs): cosine min {agree.min():.4f} mean {agree.mean():.4f}")
+    if not cpu:
+        print(f"peak GPU memory: {torch.cuda.max_memory_allocated() / 2**30:.2f} GiB")
+    print("OK: Qwen3-VL embedder " + ("path ran on the CPU (dry run)" if cpu else
+                                      "CUDA path ran (bf16, batched text / image / text+image)"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
