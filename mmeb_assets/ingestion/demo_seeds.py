@@ -132,3 +132,16 @@ def ensure_seed_pdf(entry: SeedEntry, path: Path) -> Path:
     if entry.generator == DEMO_GENERATOR and not path.exists():
         write_demo_seed(entry.id, path)
     return path
+
+
+def demo_figure_hints(seed_id: str) -> dict:
+    """What the generator drew inside each demo figure (raster figures have no text layer to read)."""
+    from mmeb_assets.ingestion.source_facts import FigureHint
+
+    hints = {}
+    for figure in demo_seed_spec(seed_id).figures:
+        pairs = [(f"{name} at {label}" if len(figure.series) > 1 else label, value)
+                 for name, values in figure.series.items() for label, value in zip(figure.x_labels, values)]
+        hints[f"figure_{figure.number}"] = FigureHint(text_labels=figure.text_labels,
+                                                      key_numbers=figure.key_numbers, pairs=pairs)
+    return hints

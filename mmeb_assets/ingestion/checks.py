@@ -1,0 +1,55 @@
+"""Asset checks of the ingestion stage."""
+
+import dagster as dg
+from PIL import Image
+
+from mmeb_assets.ingestion.assets import seed_document, source_facts
+from mmeb_assets.ingestion.source_facts import check_textual, source_text
+from mmeb_assets.schema.source import SourceDocument, SourceFacts
+from mmeb_resources.storage import StorageResource
+
+
+def _each(value) -> list:
+    """A check's input is one model, or (for a partitioned asset) {partition: model} of the run's partitions."""
+    return list(value.values()) if isinstance(value, dict) else [value]
+
+
+@dg.asset_check(asset=seed_document, blocking=True, description="every table has a 'Table N' caption and rows as wide as its header")
+def tables_well_formed(seed_document) -> dg.AssetCheckResult:
+    problems = []
+    documents: list[SourceDocument] = _each(seed_document)
+    for table in (t for d in documents for t in d.tables):
+        if not table.caption.lower().startswith("table"):
+            problems.append(f"{table.id}: caption {table.caption[:40]!r}")
+        widths = {len(r) for r in table.rows} | {len(table.header)}
+        if len(widths) != 1:
+            problems.append(f"{table.id}: row widths {sorted(widths)}")
+    return dg.AssetCheckResult(passed=not problems, metadata={"tables": sum(len(d.tables) for d in documents),
+                                                              "problems": "; ".join(problems[:10])})
+
+
+@dg.asset_check(asset=seed_document, blocking=True, description="every figure PNG exists and opens with pillow")
+def figure_images_open(seed_document, storage: StorageResource) -> dg.AssetCheckResult:
+    problems = []
+    documents: list[SourceDocument] = _each(seed_document)
+    for document, figure in ((d, f) for d in documents for f in d.figures):
+        try:
+            with Image.open(storage.project_dir(document.seed_id) / figure.image_path) as image:
+                image.verify()
+        except Exception as exc:  # reported, not hidden: the check fails with the reason
+            problems.append(f"{figure.image_path}: {exc}")
+    return dg.AssetCheckResult(passed=not problems, metadata={"figures": sum(len(d.figures) for d in documents),
+                                                              "problems": "; ".join(problems[:10])})
+
+
+@dg.asset_check(asset=source_facts, blocking=True, additional_ins={"seed_document": dg.AssetIn("seed_document")},
+                description="every claim number occurs verbatim in the source; labels hold no digit")
+def claims_verbatim(source_facts, seed_document) -> dg.AssetCheckResult:
+    documents = {d.seed_id: d for d in _each(seed_document)}
+    facts: list[SourceFacts] = _each(source_facts)
+    errors = [f"{f.seed_id}: {e}" for f in facts for e in check_textual(f.textual, source_text(documents[f.seed_id]))]
+    return dg.AssetCheckResult(passed=not errors, metadata={"claims": sum(len(f.textual.claims) for f in facts),
+                                                            "errors": "; ".join(errors[:10])})
+
+
+ingestion_checks = [tables_well_formed, figure_images_open, claims_verbatim]

@@ -1,0 +1,201 @@
+"""The deterministic twin of source-fact extraction: from the title, tables, captions and prose."""
+from __future__ import annotations
+
+import re
+
+from mmeb_assets.ingestion.numbers import NUMBER_RE, parse_number, sentences
+from mmeb_assets.ingestion.source_facts import DIGIT, FigureHint
+from mmeb_assets.provenance import code_version, make_provenance
+from mmeb_assets.schema.source import (
+    Claim, ConfigFact, Figure, SourceDocument, SourceFacts, TextualExtraction, VisualExtraction, VisualFact,
+)
+
+MAX_CLAIMS = 40
+CONFIG_WORDS = ("batch size", "learning rate", "epochs", "dimension", "dimensional", "tokens", "steps", "warmup",
+                "dropout", "margin", "temperature", "layers", "heads", "resolution", "pixels", "GPUs", "budget",
+                "truncated", "resized", "top", "nearest", "vectors", "seed", "weight decay")
+STOP = {"of", "to", "a", "an", "the", "is", "are", "was", "were", "by", "at", "with", "from", "and", "or", "in",
+        "on", "for", "reaches", "reach", "fell", "rose", "drops", "costs", "has", "have", "keeps", "uses", "now",
+        "serves", "up", "down", "than", "as", "be", "it", "its", "that", "this", "which", "we", "our", "about"}
+LEAD_IN = re.compile(r"^(in this (paper|work|report|article),?\s*)?(we|this (paper|report|work))\s+"
+                     r"(present|propose|introduce|describe|report|develop)s?\s+", re.I)
+
+
+def method_name(title: str) -> str:
+    head, sep, _rest = title.partition(":")
+    if sep and len(head.split()) <= 4:
+        return head.strip()
+    acronym = re.search(r"\(([A-Z][A-Za-z0-9 .\-]{1,20})\)", title)
+    return acronym.group(1).strip() if acronym else title.strip()
+
+
+def _prose(document: SourceDocument) -> list[tuple[int, str]]:
+    return [(b.page, b.text) for p in document.pages for b in p.blocks if b.kind == "text" and len(b.text.split()) >= 12]
+
+
+def one_sentence(document: SourceDocument, name: str) -> str:
+    for _page, text in _prose(document):
+        for sentence in sentences(text):
+            if name.lower() in sentence.lower() and len(sentence.split()) >= 6:
+                cleaned = LEAD_IN.sub("", sentence).strip()
+                return cleaned[:1].upper() + cleaned[1:]
+    first = _prose(document)
+    return sentences(first[0][1])[0] if first else document.title
+
+
+def _metrics(document: SourceDocument) -> list[str]:
+    seen: list[str] = []
+    for table in document.tables:
+        if not any(n is not None for row in table.numbers for n in row):
+            continue
+        for cell in table.header[1:]:
+            if cell and parse_number(cell) is None and cell not in seen and len(cell) <= 40:
+                seen.append(cell)
+    return seen[:10]
+
+
+def _datasets(document: SourceDocument) -> list[str]:
+    found: list[str] = []
+    texts = [t.caption for t in document.tables] + [t for _p, t in _prose(document)[:6]]
+    for text in texts:
+        for match in re.finditer(r"\b(?:on|from|of) (?:the )?([A-Z][A-Za-z]*[-\d][\w\-]*|[A-Z]{3,}[\w\-]*)", text):
+            if match.group(1) not in found:
+                found.append(match.group(1))
+    return found[:6]
+
+
+def components(document: SourceDocument) -> list[str]:
+    found: list[str] = []
+    for _page, text in _prose(document):
+        match = re.search(r"(?:components|modules|parts)\s*:\s*(.+?)\.(?:\s|$)", " ".join(text.split()))
+        if match:
+            for part in re.split(r",\s*(?:and\s+)?|\s+and\s+", match.group(1)):
+                part = re.sub(r"^(a|an|the)\s+", "", part.strip())
+                if part and part not in found:
+                    found.append(part)
+    for table in document.tables:
+        if any(n is not None for row in table.numbers for n in row):
+            for row in table.rows:
+                label = row[0] if parse_number(row[0]) is None else (row[1] if len(row) > 1 else "")
+                if label and parse_number(label) is None and label not in found and len(label) <= 60:
+                    found.append(label)
+    return found[:20]
+
+
+def config_facts(document: SourceDocument) -> list[ConfigFact]:
+    facts: list[ConfigFact] = []
+    pattern = re.compile(r"\b(" + "|".join(re.escape(w) for w in CONFIG_WORDS) +
+                         r")\s(?:of|to|is|=)\s(" + NUMBER_RE.pattern + r"(?:\s?x\s?\d+)?(?:\s(?:tokens|pixels|GPUs))?)")
+    for _page, text in _prose(document):
+        flat = " ".join(text.split())
+        for match in pattern.finditer(flat):
+            facts.append(ConfigFact(name=match.group(1).strip(), value=match.group(2)))
+        for match in re.finditer(r"(?:for|over) (\d[\d,]*) (epochs|steps|iterations)", flat):
+            facts.append(ConfigFact(name=f"training {match.group(2)}", value=match.group(1)))
+        for match in re.finditer(r"(?:on|with) (\d+) ([A-Z][\w\-]*\d[\w\-]* GPUs|GPUs)", flat):
+            facts.append(ConfigFact(name=f"{match.group(2)}", value=match.group(1)))
+    unique: dict[tuple, ConfigFact] = {}
+    for fact in facts:
+        unique.setdefault((fact.name.lower(), fact.value), fact)
+    return list(unique.values())[:20]
+
+
+def claim_label(sentence: str, value: str) -> str:
+    """A value-free noun phrase for what the leading number measures: words just before it (or after)."""
+    index = sentence.find(value)
+    before = [w.strip(",;:()") for w in sentence[:index].split()][-5:]
+    after = [w.strip(",;:().") for w in sentence[index + len(value):].split()][:4]
+    for words in (before, after):
+        words = [w for w in words if w and not DIGIT.search(w) and w not in {"%", "ms"}]
+        while words and words[0].lower() in STOP:
+            words = words[1:]
+        while words and words[-1].lower() in STOP:
+            words = words[:-1]
+        if words:
+            return " ".join(words)
+    return "reported value"
+
+
+def claims(document: SourceDocument) -> list[Claim]:
+    by_sentence: dict[str, list] = {}
+    for claim in document.numeric_claims:
+        by_sentence.setdefault(claim.sentence, []).append(claim)
+    out = []
+    for sentence, found in by_sentence.items():
+        values = list(dict.fromkeys(c.value for c in found))
+        out.append(Claim(text=sentence, value_strings=values, label=claim_label(sentence, values[0]),
+                         source_hint=f"page {found[0].page}"))
+    return out[:MAX_CLAIMS]
+
+
+def pipeline_steps(document: SourceDocument) -> list[str]:
+    steps: list[str] = []
+    in_method = False
+    for page in document.pages:
+        for block in page.blocks:
+            if block.kind == "heading":
+                in_method = bool(re.search(r"method|approach|model|pipeline|architecture|system", block.text, re.I))
+            elif in_method and block.kind == "text":
+                steps.extend(s for s in sentences(block.text) if len(s.split()) >= 6)
+    if not steps:
+        steps = [b.text for p in document.pages for b in p.blocks if b.kind == "heading"]
+    return steps[:10]
+
+
+def _figure_text(document: SourceDocument, figure: Figure) -> list[tuple[str, tuple]]:
+    """Text blocks drawn inside a figure's box (vector figures carry their labels as PDF text)."""
+    if not figure.bbox:
+        return []
+    x0, y0, x1, y1 = figure.bbox
+    page = document.pages[figure.page - 1]
+    return [(line, b.bbox) for b in page.blocks if b.kind != "caption"
+            and x0 - 1 <= (b.bbox[0] + b.bbox[2]) / 2 <= x1 + 1 and y0 - 1 <= (b.bbox[1] + b.bbox[3]) / 2 <= y1 + 1
+            for line in b.text.splitlines() if line.strip()]
+
+
+def visual(document: SourceDocument, figure: Figure, hint: FigureHint | None) -> VisualExtraction:
+    caption_body = re.sub(r"^(Figure|Fig\.)\s*\d+\s*[:.]\s*", "", figure.caption)
+    description = f"A {figure.kind} figure on page {figure.page}: {caption_body}"
+    if hint is None:
+        texts = _figure_text(document, figure)
+        numbers = [t for t, _b in texts if parse_number(t) is not None]
+        labels = [t for t, _b in texts if parse_number(t) is None]
+        boxes = {t: b for t, b in texts}
+        pairs = []
+        for number in numbers:
+            nx = (boxes[number][0] + boxes[number][2]) / 2
+            near = min(labels, key=lambda label: abs((boxes[label][0] + boxes[label][2]) / 2 - nx), default="")
+            pairs.append((near, number))
+        hint = FigureHint(text_labels=labels, key_numbers=numbers, pairs=pairs)
+    facts = [VisualFact(fact=f"value printed for {what}" if what else "value printed in the figure", value=value)
+             for what, value in hint.pairs if value not in figure.caption]
+    return VisualExtraction(figure_id=figure.id, description=description, image_only_facts=facts,
+                            text_labels=list(hint.text_labels), key_numbers=list(hint.key_numbers))
+
+
+class RulesSourceFacts:
+    generator = "rules"
+
+    def extract(self, document: SourceDocument, *, domain: str = "",
+                figure_hints: dict[str, FigureHint] | None = None) -> SourceFacts:
+        name = method_name(document.title)
+        metrics, datasets = _metrics(document), _datasets(document)
+        task = f"{document.title}."
+        if datasets:
+            task += f" Data: {', '.join(datasets)}."
+        if metrics:
+            task += f" Measures: {', '.join(metrics)}."
+        textual = TextualExtraction(
+            method_name=name, one_sentence=one_sentence(document, name), task_summary=task,
+            components=components(document), config_facts=config_facts(document), claims=claims(document),
+            pipeline_steps=pipeline_steps(document),
+        )
+        hints = figure_hints or {}
+        return SourceFacts(
+            seed_id=document.seed_id,
+            provenance=make_provenance(document.seed_id, "source_facts", "rules", code=code_version("ingestion"),
+                                       inputs=document.sha256),
+            title=document.title, domain=domain, textual=textual,
+            visual=[visual(document, f, hints.get(f.id)) for f in document.figures],
+            tables=document.tables, figures=document.figures,
+        )
