@@ -85,7 +85,7 @@ def qa_validated(context: dg.AssetExecutionContext, config: QAValidationConfig, 
                                          "target": config.target_per_project})
     path = write_questions_jsonl(storage.project_dir(seed) / "questions.jsonl", selected)
     qa_set = QASet(seed_id=seed, provenance=provenance, items=selected, dropped=dropped,
-                   n_candidates=len(qa_items.items), unselected=[i.id for i in left_out])
+                   n_candidates=len(qa_items.items), unselected=[i.id for i in left_out], target_mix=config.mix())
     drops = Counter(i.validation.category for i in dropped)
     return versioned(qa_set, {
         "kept": len(selected), "dropped": len(dropped), "passed_not_selected": len(left_out),
@@ -103,7 +103,8 @@ def benchmark(context: dg.AssetExecutionContext, storage: StorageResource,
     projects = sorted(qa_validated)
     items = [item for seed in projects for item in qa_validated[seed].items]
     dropped = Counter(i.validation.category for seed in projects for i in qa_validated[seed].dropped)
-    bench = Benchmark(items=items, projects=projects, mix=achieved_mix(items), target_mix=dict(PAPER_MIX),
+    target = qa_validated[projects[0]].target_mix if projects else {}
+    bench = Benchmark(items=items, projects=projects, mix=achieved_mix(items), target_mix=target or dict(PAPER_MIX),
                       dropped=dict(sorted(dropped.items())))
     folder = storage.benchmark_dir()
     jsonl = write_questions_jsonl(folder / "questions.jsonl", items)

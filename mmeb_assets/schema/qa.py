@@ -106,6 +106,7 @@ class QASet(StageArtifact):
     dropped: list[QAItem] = []
     n_candidates: int = Field(default=0, description="items generated before validation and the mix")
     unselected: list[str] = Field(default=[], description="ids that passed validation but were left out by the mix")
+    target_mix: dict[str, float] = Field(default={}, description="category -> configured share used for the mix")
 
 
 class Benchmark(BaseModel):
