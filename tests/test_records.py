@@ -48,7 +48,7 @@ def test_same_seed_gives_identical_bytes_and_another_seed_another_week(tmp_path)
     a = _render(tmp_path / "a")[4]
     b = _render(tmp_path / "b")[4]
     assert (a / "records.jsonl").read_bytes() == (b / "records.jsonl").read_bytes()
-    for rel in ("docs/report_v1.pdf", "docs/deck_v2.pptx", "pages/report_v2_p03.png", "images/chart_v1.png"):
+    for rel in ("docs/report_v1.pdf", "docs/deck_v2.pptx", "pages/report_v2_p03.png", "images/chart_recall_v1.png"):
         assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
     c = _render(tmp_path / "c", seed=8)[4]
     assert (a / "records.jsonl").read_bytes() != (c / "records.jsonl").read_bytes()

@@ -184,7 +184,7 @@ def _check_pdfs(rs: RecordSet, plan: EventPlan, project_dir: Path) -> list[str]:
         with doc:
             if len(doc) != len(recs):
                 out.append(f"{filename}: {len(doc)} pages but {len(recs)} page records")
-            text = "\n".join(page.get_text("text") for page in doc)
+            text = _squash("\n".join(page.get_text("text") for page in doc))
             for r in recs:
                 page = doc[r.page - 1] if r.page and r.page <= len(doc) else None
                 if page is None:
@@ -197,12 +197,17 @@ def _check_pdfs(rs: RecordSet, plan: EventPlan, project_dir: Path) -> list[str]:
         if plan_doc is None:
             continue
         for v in expected_doc_values(plan, plan_doc):
-            if not contains_value(text, v):
+            if not contains_value(text, _squash(v)):
                 out.append(f"{filename}: value {v!r} of an available result is missing from the PDF text")
         for v in pending_only_values(plan, plan_doc):
             if contains_value(text, v):
                 out.append(f"{filename}: value {v!r} of a pending result is printed")
     return out
+
+
+def _squash(text: str) -> str:
+    """Whitespace-insensitive form: a wrapped table cell reads back with line breaks."""
+    return " ".join(text.split())
 
 
 def _check_decks(rs: RecordSet, project_dir: Path) -> list[str]:

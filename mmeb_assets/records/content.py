@@ -1,6 +1,7 @@
 """Values as a document or message at a given time should show them (wrong where scripted)."""
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from mmeb_assets.schema.workspace import DocumentPlan, EventPlan, InventedFact, PlanItem, ScriptedError
@@ -26,7 +27,7 @@ def item_cells(item: PlanItem, wrong: dict[str, str]) -> list[tuple[str, str]]:
 
 
 def invented_value(fact: InventedFact, wrong: dict[str, str]) -> str:
-    return wrong.get(fact.id, f"{fact.value} {fact.unit}".strip())
+    return wrong.get(fact.id, fact.display or f"{fact.value} {fact.unit}".strip())
 
 
 def metric_columns(plan: EventPlan, item_ids: list[str]) -> list[str]:
@@ -69,6 +70,40 @@ def expected_doc_values(plan: EventPlan, doc: DocumentPlan) -> list[str]:
     return values
 
 
+NUMBER_LIKE = re.compile(r"^[-−+]?[$£€]?\d[\d,]*(\.\d+)?\s?%?$")
+
+
+def is_number_like(value: str) -> bool:
+    return bool(NUMBER_LIKE.match(value.strip()))
+
+
+def numeric_columns(plan: EventPlan, item_ids: list[str]) -> list[str]:
+    """Columns whose every value among the items reads as a number (no run ids or names)."""
+    items = items_of(plan, item_ids)
+    return [c for c in metric_columns(plan, item_ids)
+            if all(is_number_like(i.values[c]) for i in items if c in i.values)]
+
+
+def doc_invented(plan: EventPlan, doc: DocumentPlan) -> list[InventedFact]:
+    if doc.invented_ids:
+        return [i for i in plan.invented if i.id in doc.invented_ids]
+    return [i for i in plan.invented if i.time <= doc.time]
+
+
+def doc_decisions(plan: EventPlan, doc: DocumentPlan):
+    if doc.decision_ids:
+        return [d for d in plan.decisions if d.id in doc.decision_ids]
+    return [d for d in plan.decisions if d.time <= doc.time]
+
+
+def doc_facts(plan: EventPlan, doc: DocumentPlan) -> list[tuple[str, str]]:
+    """(subject, value) the document shows: the plan's fact_values, else the state at its cut-off."""
+    if doc.fact_values:
+        subjects = {f.id: f.subject for f in plan.evolving_facts}
+        return [(subjects.get(k, k), v) for k, v in doc.fact_values.items()]
+    return evolving_state(plan, doc.as_of or doc.time)
+
+
 def pending_only_values(plan: EventPlan, doc: DocumentPlan) -> list[str]:
     """Values of items the document lists as pending that no available item or fact shares."""
     available = set(expected_doc_values(plan, doc))
@@ -77,6 +112,6 @@ def pending_only_values(plan: EventPlan, doc: DocumentPlan) -> list[str]:
     out = []
     for item in items_of(plan, doc.pending_item_ids):
         for val in item.values.values():
-            if val and val not in available and val not in out:
+            if val and is_number_like(val) and val not in available and val not in out:
                 out.append(val)
     return out

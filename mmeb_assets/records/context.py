@@ -114,19 +114,21 @@ def to_records(ctx: RenderContext) -> list[Record]:
     indexed = sorted(enumerate(ctx.drafts), key=lambda p: (p[1].timestamp, SOURCE_RANK[p[1].source], p[0]))
     counters: dict[str, int] = {}
     records: list[Record] = []
-    by_key: dict[str, str] = {}
+    by_key: dict[str, tuple[str, int]] = {}
     for order, (_, d) in enumerate(indexed):
         counters[d.source] = counters.get(d.source, 0) + 1
         rid = f"{ctx.seed_id}-{d.source.replace('_', '')}-{counters[d.source]:03d}"
-        supersedes = by_key.get(d.supersedes_key) if d.supersedes_key else None
+        previous = by_key.get(d.supersedes_key) if d.supersedes_key else None
+        supersedes = previous[0] if previous else None
+        version = max(d.version, previous[1] + 1) if previous else d.version
         if d.doc_key:
-            by_key[d.doc_key] = rid
+            by_key[d.doc_key] = (rid, version)
         records.append(Record(
             id=rid, project=ctx.seed_id, source=d.source,
             modality="visual" if d.source in ("pdf_page", "slide", "image") else "text",
             timestamp=d.timestamp, order=order, author=d.author, channel=d.channel,
             recipients=d.recipients, title=d.title, filename=d.filename, page=d.page, text=d.text,
-            image_path=d.image_path, doc_id=d.doc_id, version=d.version, supersedes=supersedes,
+            image_path=d.image_path, doc_id=d.doc_id, version=version, supersedes=supersedes,
             event_ids=d.event_ids, access=d.access, provenance=ctx.provenance(d),
             doc_key=d.doc_key, reply_to=d.reply_to,
         ))

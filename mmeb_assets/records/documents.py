@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mmeb_assets.records.content import item_cells, items_of, metric_columns, shown_wrong
+from mmeb_assets.records.content import item_cells, items_of, numeric_columns, shown_wrong
 from mmeb_assets.records.context import Draft, RenderContext
-from mmeb_assets.records.headers import source_header
+from mmeb_assets.records.headers import scrub_value, source_header
 from mmeb_assets.records.images import bar_chart, save_png, table_image
 from mmeb_assets.records.pdf_report import build_pdf, rasterise
 from mmeb_assets.records.report_spec import ReportSpec, results_table
@@ -14,8 +14,16 @@ from mmeb_assets.records.slides import DeckSpec, build_pptx, read_back
 from mmeb_assets.schema.workspace import DocumentPlan
 
 
+def doc_path(ctx: RenderContext, doc: DocumentPlan, folder: str, suffix: str) -> Path:
+    """docs/<name>_v<n>.<ext>: versions never overwrite each other."""
+    stem = Path(doc.filename).stem if doc.filename else doc.doc_key or doc.id
+    return ctx.project_dir / folder / f"{stem}_v{doc.version}{suffix}"
+
+
 def doc_access(ctx: RenderContext, doc: DocumentPlan) -> list[str]:
     """Channel members where the document was posted, else everyone who had joined."""
+    if doc.where and any(c.id == doc.where for c in ctx.org.channels):
+        return ctx.channel_access(doc.where, doc.time)
     for event in ctx.plan.events:
         if event.attachment == doc.id and any(c.id == event.where for c in ctx.org.channels):
             return ctx.channel_access(event.where, doc.time)
@@ -37,7 +45,7 @@ def table_png(ctx: RenderContext, doc: DocumentPlan, path: Path, title: str = ""
 def report_assets(ctx: RenderContext, doc: DocumentPlan) -> dict[str, Path]:
     assets: dict[str, Path] = {}
     done = [i for i in doc.item_ids if i not in doc.pending_item_ids]
-    for col in metric_columns(ctx.plan, done)[:2]:
+    for col in numeric_columns(ctx.plan, done)[:2]:
         assets[f"chart:{col}"] = chart_png(ctx, doc, col, ctx.project_dir / "assets" / f"{doc.id}_chart_{_slug(col)}.png")
     assets["table_image:all"] = table_png(ctx, doc, ctx.project_dir / "assets" / f"{doc.id}_table.png", "Results table")
     for fig in ctx.facts.figures:
@@ -53,7 +61,7 @@ def _slug(text: str) -> str:
 
 def report_drafts(ctx: RenderContext, doc: DocumentPlan, spec: ReportSpec, event_ids: list[str],
                   generator: dict) -> list[Draft]:
-    pdf = ctx.project_dir / "docs" / f"{doc.id}.pdf"
+    pdf = doc_path(ctx, doc, "docs", ".pdf")
     build_pdf(spec, report_assets(ctx, doc), pdf, author=ctx.name(doc.author))
     access = doc_access(ctx, doc)
     out = []
@@ -68,7 +76,7 @@ def report_drafts(ctx: RenderContext, doc: DocumentPlan, spec: ReportSpec, event
 
 
 def deck_drafts(ctx: RenderContext, doc: DocumentPlan, spec: DeckSpec, event_ids: list[str]) -> list[Draft]:
-    pptx = ctx.project_dir / "docs" / f"{doc.id}.pptx"
+    pptx = doc_path(ctx, doc, "docs", ".pptx")
     build_pptx(spec, ctx.project_dir, pptx, doc.time)
     pngs, renderer = render_deck(spec, pptx, ctx.project_dir, ctx.project_dir / "slides", doc.id)
     texts = read_back(pptx)
@@ -86,9 +94,12 @@ def deck_drafts(ctx: RenderContext, doc: DocumentPlan, spec: DeckSpec, event_ids
 
 def image_draft(ctx: RenderContext, doc: DocumentPlan, event_ids: list[str]) -> Draft | None:
     """Chart / table image / reused figure; stored text is the caption only (values live in pixels)."""
-    path = ctx.project_dir / "images" / f"{doc.id}.png"
-    if doc.kind == "chart_image":
-        cols = metric_columns(ctx.plan, doc.item_ids)
+    path = doc_path(ctx, doc, "images", ".png")
+    if doc.kind == "chart_image" and doc.values:
+        save_png(bar_chart(doc.title, list(doc.values), list(doc.values.values())), path)
+        caption = f"Chart: {doc.title}" + (f" ({doc.description})" if doc.description else "")
+    elif doc.kind == "chart_image":
+        cols = numeric_columns(ctx.plan, doc.item_ids)
         if not cols:
             return None
         chart_png(ctx, doc, cols[0], path)
@@ -101,7 +112,9 @@ def image_draft(ctx: RenderContext, doc: DocumentPlan, event_ids: list[str]) -> 
         if fig is None or not (ctx.project_dir / fig.image_path).exists():
             return None
         path = ctx.project_dir / fig.image_path
-        caption = f"Figure: {fig.caption}"
+        caption = f"Figure: {fig.caption}" + (f"\n{doc.description}" if doc.description else "")
+    for value in doc.pixel_only_values:
+        caption = scrub_value(caption, value, "(see image)")
     header = source_header("image", doc.time, author=ctx.name(doc.author), title=doc.title)
     return Draft(source="image", timestamp=doc.time, author=doc.author, title=doc.title, filename=ctx.rel(path),
                  text=f"{header}\n{caption}", image_path=ctx.rel(path), doc_id=doc.id, version=doc.version,

@@ -6,6 +6,7 @@ from datetime import timedelta
 from mmeb_assets.records.content import evolving_state
 from mmeb_assets.records.context import Draft, RenderContext
 from mmeb_assets.records.headers import source_header
+from mmeb_assets.records.chatter import first_person
 from mmeb_assets.records.slack import _cols_for, finalize
 from mmeb_assets.schema.workspace import Event
 
@@ -44,7 +45,8 @@ def _customer_body(ctx: RenderContext, event: Event) -> str:
     contact = ctx.org.customer.contact.split()[0]
     parts = _cols_for(ctx, event)
     values = "".join(t for t, _ in parts)
-    body = f"Hi {contact},\n\n{event.summary.rstrip('.')}."
+    me = ctx.org.person(event.actor).first_name
+    body = f"Hi {contact},\n\n{first_person(event.summary, me)}"
     if values:
         body += f" The current figures: {values}."
     body += (f"\n\nWe remain on track for {ctx.org.milestone_b.name}. Happy to walk through details on a call."
@@ -55,13 +57,14 @@ def _customer_body(ctx: RenderContext, event: Event) -> str:
 def email_drafts(ctx: RenderContext, event: Event) -> list[Draft]:
     to = [_address(ctx, r) for r in event.recipients] or [ctx.org.customer.email]
     if event.kind == "welcome":
-        subject, body = f"Welcome to {ctx.org.project_codename}", _welcome_body(ctx, event)
+        subject, body = event.title or f"Welcome to {ctx.org.project_codename}", _welcome_body(ctx, event)
         body = finalize(body, event)
     elif event.kind == "customer_email":
-        subject, body = f"{ctx.org.project_codename} pilot: {event.summary[:60]}", _customer_body(ctx, event)
+        subject, body = event.title or f"{ctx.org.project_codename}: update", _customer_body(ctx, event)
     else:
-        subject, body = event.summary[:70], finalize(event.summary, event)
-    internal = _internal(ctx, [event.actor, *event.recipients, ctx.org.pm_id])
+        subject = event.title or event.summary[:70]
+        body = finalize(_internal_body(ctx, event), event)
+    internal = _internal(ctx, event.visible_to or [event.actor, *event.recipients])
     header = source_header("email", event.time, author=ctx.name(event.actor), recipients=to)
     first = Draft(source="email", timestamp=event.time, author=event.actor, recipients=to, title=subject,
                   text=f"{header}\nSubject: {subject}\n\n{body}", event_ids=[event.id],
@@ -70,6 +73,15 @@ def email_drafts(ctx: RenderContext, event: Event) -> list[Draft]:
     if event.kind == "customer_email" and ctx.org.customer.email in to:
         out.append(_customer_reply(ctx, event, subject, internal))
     return out
+
+
+def _internal_body(ctx: RenderContext, event: Event) -> str:
+    names = [ctx.org.person(r).first_name for r in event.recipients if r in ctx.people_ids()]
+    doc = ctx.document(event.attachment) if event.attachment else None
+    lines = [f"Hi {', '.join(names) or 'all'},", "", first_person(event.summary, ctx.org.person(event.actor).first_name)]
+    if doc is not None:
+        lines.append(f"Attached: {doc.title} (v{doc.version}). Comments in the document or here, please.")
+    return "\n".join(lines + ["", "Thanks,", ctx.name(event.actor)])
 
 
 def _customer_reply(ctx: RenderContext, event: Event, subject: str, internal: list[str]) -> Draft:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from mmeb_assets.records.content import item_cells, items_of, shown_wrong
+from mmeb_assets.records.content import doc_facts, item_cells, items_of, shown_wrong
 from mmeb_assets.records.context import Draft, RenderContext
 from mmeb_assets.records.headers import source_header
-from mmeb_assets.records.slack import finalize
+from mmeb_assets.records.headers import contains_value
+from mmeb_assets.records.slack import finalize, item_ref
 from mmeb_assets.schema.workspace import DocumentPlan, Event
 
 
@@ -22,17 +23,28 @@ def _entry(ctx: RenderContext, when, author, title, body, *, doc_key="", doc=Non
 
 
 def tracker_drafts(ctx: RenderContext, doc: DocumentPlan, event_ids: list[str]) -> list[Draft]:
+    """One tracker page per version: a row per run (as of its cut-off) and the status it shows."""
     wrong = shown_wrong(doc, ctx.plan)
-    out = []
-    for item in items_of(ctx.plan, doc.item_ids):
-        done = item.completed_at <= doc.time
-        cells = "\n".join(f"{c}: {v}" for c, v in item_cells(item, wrong)) if done else "results: in progress"
-        body = (f"Entry: {item.id} — {item.label}\nKind: {item.kind}\nOwner: {ctx.name(item.owner)}\n"
-                f"Dataset: {item.dataset or 'n/a'}\nStatus: {'done' if done else 'running'}\n{cells}\n"
-                f"Last edited: {doc.time:%Y-%m-%d %H:%M} (tracker v{doc.version})")
-        out.append(_entry(ctx, doc.time, doc.author, f"{doc.title} · {item.label}", body,
-                          doc_key=f"{doc.doc_key}:{item.id}", doc=doc, event_ids=event_ids, version=doc.version))
-    return out
+    cutoff = doc.as_of or doc.time
+    items = items_of(ctx.plan, doc.item_ids)
+    cols = [c for i in items for c in i.values]
+    cols = list(dict.fromkeys(cols))
+    lines = [f"{doc.title} (version {doc.version}), information as of {cutoff:%Y-%m-%d %H:%M}"]
+    if items:
+        lines.append("| Item | Owner | Status | " + " | ".join(cols) + " |")
+        for item in items:
+            done = item.completed_at <= cutoff and item.id not in doc.pending_item_ids
+            cells = dict(item_cells(item, wrong))
+            vals = [cells.get(c, "") if done else "-" for c in cols]
+            lines.append(f"| {item.label} | {ctx.name(item.owner)} | {'done' if done else 'in progress'} | "
+                         + " | ".join(vals) + " |")
+    else:
+        lines.append("No completed runs yet.")
+    facts = doc_facts(ctx.plan, doc) if doc.fact_values else []
+    if facts:
+        lines += ["", "Status:"] + [f"- {s}: {v}" for s, v in facts]
+    return [_entry(ctx, doc.time, doc.author, doc.title, "\n".join(lines), doc_key=doc.doc_key, doc=doc,
+                   event_ids=event_ids, version=doc.version)]
 
 
 def evidence_table_drafts(ctx: RenderContext) -> list[Draft]:
@@ -92,5 +104,32 @@ def ops_metric_drafts(ctx: RenderContext) -> list[Draft]:
 
 
 def notion_event_draft(ctx: RenderContext, event: Event) -> Draft:
-    body = finalize(event.summary, event)
-    return _entry(ctx, event.time, event.actor, f"Notes · {event.summary[:50]}", body, event_ids=[event.id])
+    """A Notion edit the plan scripts: its summary is the entry line; the page title keys versions."""
+    title = event.title or f"Notes · {event.summary[:50]}"
+    lines = [f"{event.summary.rstrip('.')}."]
+    item = item_ref(ctx, event)
+    missing = [v for v in event.must_contain if not contains_value(lines[0], v)]
+    if item is not None and missing:
+        wrong = {e.target: e.wrong_value for e in ctx.plan.errors if e.id in event.refs
+                 and e.wrong_value in event.must_contain and e.correct_value not in event.must_contain}
+        for col, val in item.values.items():
+            shown = wrong.get(f"{item.id}:{col}", val)
+            if shown not in event.must_not_contain:
+                lines.append(f"{col}: {shown}")
+    lines.append(f"Edited by {ctx.name(event.actor)}")
+    body = finalize("\n".join(lines), event)
+    key = _page_key(ctx, event, title)
+    draft = _entry(ctx, event.time, event.actor, title, body, doc_key=key, event_ids=[event.id])
+    if event.visible_to:
+        draft.access = ctx.visible_to(event.visible_to, event.time)
+    return draft
+
+
+def _page_key(ctx: RenderContext, event: Event, title: str) -> str:
+    """Edits about the same run, fact or metric are versions of one Notion entry."""
+    known = {i.id for i in ctx.plan.items} | {f.id for f in ctx.plan.evolving_facts} | {i.id for i in ctx.plan.invented}
+    for ref in event.refs:
+        base = ref.split(":", 1)[0]
+        if base in known:
+            return f"notion:{base}"
+    return f"page:{title}" if event.title else ""

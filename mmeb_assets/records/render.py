@@ -7,6 +7,7 @@ from pathlib import Path
 
 from mmeb_assets.provenance import code_version, make_provenance
 from mmeb_assets.records import documents, email, logs, meetings, notion, slack
+from mmeb_assets.records.content import numeric_columns
 from mmeb_assets.records.context import RenderContext, to_records
 from mmeb_assets.records.report_spec import rules_report_spec
 from mmeb_assets.records.slides import rules_deck_spec
@@ -82,7 +83,7 @@ def _render_documents(ctx: RenderContext, llm) -> None:
                 ctx.add(draft)
         elif doc.kind == "deck":
             chart = ""
-            cols = [c for i in doc.item_ids if ctx.item(i) for c in ctx.item(i).values]
+            cols = numeric_columns(ctx.plan, [i for i in doc.item_ids if i not in doc.pending_item_ids])
             if cols:
                 path = ctx.project_dir / "assets" / f"{doc.id}_chart.png"
                 documents.chart_png(ctx, doc, cols[0], path)
@@ -101,8 +102,16 @@ def _render_documents(ctx: RenderContext, llm) -> None:
 
 
 def _render_derived(ctx: RenderContext) -> None:
-    for group in (notion.evidence_table_drafts(ctx), notion.decision_log_drafts(ctx), notion.fact_page_drafts(ctx),
-                  notion.ops_metric_drafts(ctx), documents.source_table_drafts(ctx)):
+    """Notion pages the plan does not already script as notion events, and the benchmark sheets."""
+    scripted = {r for e in ctx.plan.events if e.where == "notion" for r in e.refs}
+    groups = [notion.evidence_table_drafts(ctx), documents.source_table_drafts(ctx)]
+    if not scripted & {d.id for d in ctx.plan.decisions}:
+        groups.append(notion.decision_log_drafts(ctx))
+    if not scripted & {f.id for f in ctx.plan.evolving_facts}:
+        groups.append(notion.fact_page_drafts(ctx))
+    if not scripted & {i.id for i in ctx.plan.invented}:
+        groups.append(notion.ops_metric_drafts(ctx))
+    for group in groups:
         for draft in group:
             ctx.add(draft)
     config = logs.config_txt_draft(ctx)

@@ -9,7 +9,8 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from mmeb_assets.records.content import (
-    evolving_state, invented_value, item_cells, items_of, metric_columns, shown_wrong,
+    doc_decisions, doc_facts, doc_invented, invented_value, item_cells, items_of, metric_columns, numeric_columns,
+    shown_wrong,
 )
 from mmeb_assets.records.context import RenderContext
 from mmeb_assets.schema.workspace import DocumentPlan
@@ -46,7 +47,7 @@ def results_table(ctx: RenderContext, doc: DocumentPlan) -> tuple[list[str], lis
         else:
             cells = dict(item_cells(item, wrong))
             rows.append([item.label] + [cells.get(c, "") for c in cols])
-    return ["Run"] + cols, rows
+    return ["Item"] + cols, rows
 
 
 def rules_report_spec(ctx: RenderContext, doc: DocumentPlan) -> ReportSpec:
@@ -78,7 +79,7 @@ def rules_report_spec(ctx: RenderContext, doc: DocumentPlan) -> ReportSpec:
     for item in done:
         cells = ", ".join(f"{c} {v}" for c, v in item_cells(item, wrong))
         pages[-1].blocks.append(Block(kind="paragraph", text=f"{item.label} ({item.kind}, {ctx.name(item.owner)}): {cells}."))
-    cols = metric_columns(plan, [i.id for i in done])
+    cols = numeric_columns(plan, [i.id for i in done])
     if done and cols:
         pages.append(Page(blocks=[Block(kind="heading", text="Results at a glance"),
                                   Block(kind="chart", ref=cols[0], text=f"{cols[0]} by run"),
@@ -90,13 +91,13 @@ def rules_report_spec(ctx: RenderContext, doc: DocumentPlan) -> ReportSpec:
             pages.append(Page(blocks=[Block(kind="heading", text=f"Analysis: {fig.caption.split(':', 1)[-1].strip()[:80]}"),
                                       Block(kind="figure", ref=fig.id),
                                       Block(kind="caption", text=fig.caption)]))
-    ops = [f"{inv.name}: {invented_value(inv, wrong)} ({inv.rationale})" for inv in plan.invented if inv.time <= doc.time]
-    decisions = [f"{d.title}: {d.body}" for d in plan.decisions if d.time <= doc.time]
+    ops = [f"{inv.name}: {invented_value(inv, wrong)} ({inv.rationale})" for inv in doc_invented(plan, doc)]
+    decisions = [f"{d.title}: {d.body}" for d in doc_decisions(plan, doc)]
     ops_page = [Block(kind="heading", text="Operations and decisions")]
     ops_page.append(Block(kind="bullets", items=ops) if ops else Block(kind="paragraph", text="No operational measurements yet."))
     ops_page.append(Block(kind="bullets", items=decisions) if decisions else Block(kind="paragraph", text="No decisions recorded yet."))
     pages.append(Page(blocks=ops_page))
-    state = [f"{s}: {v}" for s, v in evolving_state(plan, doc.time)]
+    state = [f"{s}: {v}" for s, v in doc_facts(plan, doc)]
     nxt = [Block(kind="heading", text="Timeline and next steps"),
            Block(kind="paragraph", text=f"Next milestone: {org.milestone_b.name}, due {org.milestone_b.due:%a %b %d %H:%M}.")]
     if state:

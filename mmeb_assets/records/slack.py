@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from mmeb_assets.records.chatter import chatter_text, first_person
 from mmeb_assets.records.context import Draft, RenderContext
 from mmeb_assets.records.headers import contains_value, scrub_value, source_header
 from mmeb_assets.schema.workspace import Event
@@ -10,9 +11,18 @@ from mmeb_assets.schema.workspace import Event
 P = tuple[str, bool]  # (text, is_value)
 
 
+def item_ref(ctx: RenderContext, event: Event):
+    """The plan item an event is about ('run_03' or 'run_03:Recall@10' refs)."""
+    for ref in event.refs:
+        item = ctx.item(ref.split(":", 1)[0])
+        if item is not None:
+            return item
+    return None
+
+
 def _cols_for(ctx: RenderContext, event: Event) -> list[P]:
     """'Recall@10 81.2, MRR 0.611' from the event's item and its must-contain values."""
-    item = next((ctx.item(r) for r in event.refs if ctx.item(r)), None)
+    item = item_ref(ctx, event)
     wrong = {e.target.split(":", 1)[1]: e.wrong_value for e in ctx.plan.errors
              if e.id in event.refs and item and e.target.startswith(item.id + ":")}
     parts: list[P] = []
@@ -30,7 +40,7 @@ def _cols_for(ctx: RenderContext, event: Event) -> list[P]:
 
 
 def _label(ctx: RenderContext, event: Event) -> str:
-    item = next((ctx.item(r) for r in event.refs if ctx.item(r)), None)
+    item = item_ref(ctx, event)
     if item:
         return f"{item.label}" + (f" on {item.dataset}" if item.dataset else "")
     return ""
@@ -63,6 +73,19 @@ def compose(ctx: RenderContext, event: Event) -> list[P]:
     """The body of a message as prose/value parts, chosen by event kind."""
     kind = event.kind
     err = _error(ctx, event)
+    fact, n = _fact_version(ctx, event)
+    if fact is not None and n is not None and kind in ("fact_update", "status_update", "correction"):
+        return _fact_parts(fact, n)
+    if kind in ("status_update", "welcome"):
+        said = chatter_text(event.summary, ctx.style(event.actor), event.id)
+        if said is not None:
+            return [(said, True)] if event.must_contain else [(said, False)]
+    if kind == "error_slipped" and err and item_ref(ctx, event) and _is_restatement(ctx, event):
+        return [(f"Recap: {_error_subject(ctx, err)} is ", False), (err.wrong_value, True), (".", False),
+                *([(" Other numbers: ", False), *_rest(_cols_for(ctx, event), err.wrong_value), (".", False)]
+                  if len(event.must_contain) > 1 else [])]
+    elif kind == "error_slipped" and err and not item_ref(ctx, event):
+        return [(f"Measured {_error_subject(ctx, err)}: ", False), (err.wrong_value, True), (".", False)]
     if kind in ("result_posted", "error_slipped") and _label(ctx, event):
         return [(f"{_label(ctx, event)} finished: ", False), *_cols_for(ctx, event), (".", False)]
     if kind == "error_noticed" and err:
@@ -77,18 +100,6 @@ def compose(ctx: RenderContext, event: Event) -> list[P]:
         if dec:
             return [(f"Decision: {dec.title}. ", False), (dec.body, True), (" Reason: ", False),
                     (dec.rationale, True), (".", False)]
-    if kind == "fact_update":
-        fact, n = _fact_version(ctx, event)
-        if fact is not None and n is not None:
-            ver = fact.versions[n]
-            if n == 0:
-                return [(f"{fact.subject}: ", False), (ver.value, True), (f". {ver.note}.", False)]
-            prev = fact.versions[n - 1].value
-            if ver.cause == "correction":
-                return [(f"Correction on the {fact.subject}: ", False), (prev, True), (" was wrong; it is ", False),
-                        (ver.value, True), (f". {ver.note}.", False)]
-            return [(f"Update on the {fact.subject}: it moves from ", False), (prev, True), (" to ", False),
-                    (ver.value, True), (f". {ver.note}.", False)]
     if kind == "invented_fact":
         inv = next((i for i in ctx.plan.invented if i.id in event.refs), None)
         if inv:
@@ -102,8 +113,41 @@ def compose(ctx: RenderContext, event: Event) -> list[P]:
             return [(f"Sharing {noun}: {doc.title} (v{doc.version}){fix}. Details are in the attachment.", False)]
     if kind == "welcome":
         return [("Welcome aboard! Ping me with any questions about the project.", False)]
-    return [(event.summary.rstrip(".") + ".", False)] + ([(" ", False)] + _cols_for(ctx, event)
-                                                          if event.must_contain else [])
+    text = first_person(event.summary, ctx.org.person(event.actor).first_name)
+    return [(text, bool(event.must_contain))]
+
+
+def _is_restatement(ctx: RenderContext, event: Event) -> bool:
+    """A slip posted after the run's own result (a recap with a wrong number)."""
+    item = item_ref(ctx, event)
+    return item is not None and event.time > item.completed_at + timedelta(minutes=1)
+
+
+def _rest(parts: list[P], skip: str) -> list[P]:
+    out = [p for p in parts if not (p[1] and p[0] == skip)]
+    cleaned: list[P] = []
+    for text, is_value in out:
+        if not is_value and text == ", " and (not cleaned or cleaned[-1][0] == ", "):
+            continue
+        cleaned.append((text, is_value))
+    while cleaned and cleaned[0][0] == ", ":
+        cleaned.pop(0)
+    return cleaned
+
+
+def _fact_parts(fact, n: int) -> list[P]:
+    ver = fact.versions[n]
+    note = ver.note.strip().rstrip(".")
+    tail = [(f". {note}.", False)] if note else [(".", False)]
+    subject = fact.subject[0].upper() + fact.subject[1:]
+    if n == 0:
+        return [(f"{subject}: ", False), (ver.value, True), *tail]
+    prev = fact.versions[n - 1].value
+    if ver.cause in ("correction", "slip"):
+        return [(f"Correction on the {fact.subject}: ", False), (prev, True), (" was wrong; it is ", False),
+                (ver.value, True), *tail]
+    return [(f"Update on the {fact.subject}: it moves from ", False), (prev, True), (" to ", False),
+            (ver.value, True), *tail]
 
 
 def finalize(text: str, event: Event) -> str:
@@ -118,15 +162,27 @@ def finalize(text: str, event: Event) -> str:
 
 
 def message_text(ctx: RenderContext, event: Event) -> str:
-    return finalize(ctx.style(event.actor).shape(compose(ctx, event), event.id), event)
+    light = event.kind in ("status_update", "error_noticed") and not (
+        event.kind == "status_update" and event.must_contain)
+    dm = event.where.startswith("dm-")
+    return finalize(ctx.style(event.actor).shape(compose(ctx, event), event.id, light=light, dm=dm), event)
+
+
+def event_access(ctx: RenderContext, event: Event, base: list[str]) -> list[str]:
+    """The plan's visible_to when given (never wider than the channel rule), else the channel rule."""
+    if event.visible_to:
+        allowed = set(base) if base else set(ctx.people_ids())
+        return ctx.visible_to([p for p in event.visible_to if p in allowed], event.time)
+    return base
 
 
 def slack_draft(ctx: RenderContext, event: Event, text: str, *, generator: str = "rules",
                 prompt_hash: str = "", model: str = "") -> Draft:
     author = ctx.name(event.actor)
     header = source_header("slack", event.time, author=author, channel=event.where)
+    access = event_access(ctx, event, ctx.channel_access(event.where, event.time))
     return Draft(source="slack", timestamp=event.time, text=f"{header}\n{text}", author=event.actor,
-                 channel=event.where, event_ids=[event.id], access=ctx.channel_access(event.where, event.time),
+                 channel=event.where, event_ids=[event.id], access=access, reply_to=event.reply_to,
                  doc_id=event.attachment or "", generator=generator, prompt_hash=prompt_hash, model=model)
 
 

@@ -16,6 +16,16 @@ from mmeb_resources.storage import atomic_write_bytes
 SIZE = (1280, 720)
 
 
+def _fit(text: str, width: float, size: int, bold: bool = False) -> str:
+    """Shorten to the pixel width with an ellipsis (the slide text itself is kept in full)."""
+    f = font(size, bold)
+    if f.getlength(text) <= width:
+        return text
+    while text and f.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
 def render_slide(slide: Slide, project_dir: Path) -> Image.Image:
     img = Image.new("RGB", SIZE, "white")
     draw = ImageDraw.Draw(img)
@@ -23,7 +33,7 @@ def render_slide(slide: Slide, project_dir: Path) -> Image.Image:
     draw.text((58, 40), slide.title, fill=(20, 20, 20), font=font(40, bold=True))
     y = 150
     for line in slide.bullets:
-        draw.text((78, y), f"• {line}"[:110], fill=(30, 30, 30), font=font(22))
+        draw.text((78, y), _fit(f"• {line}", SIZE[0] - 150, 22), fill=(30, 30, 30), font=font(22))
         y += 46
     if slide.header:
         y += 10
@@ -33,7 +43,8 @@ def render_slide(slide: Slide, project_dir: Path) -> Image.Image:
             fill = (225, 232, 244) if r == 0 else (250, 250, 250)
             draw.rectangle([78, y, SIZE[0] - 78, y + 40], fill=fill, outline=(190, 190, 190))
             for c, cell in enumerate(row):
-                draw.text((88 + c * width, y + 9), cell[:28], fill=(0, 0, 0), font=font(18, bold=r == 0))
+                draw.text((88 + c * width, y + 9), _fit(cell, width - 16, 18, r == 0), fill=(0, 0, 0),
+                          font=font(18, bold=r == 0))
             y += 40
     if slide.image:
         with Image.open(project_dir / slide.image) as pic:

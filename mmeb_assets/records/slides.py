@@ -10,11 +10,20 @@ from pptx import Presentation
 from pptx.util import Emu, Inches, Pt
 from pydantic import BaseModel
 
-from mmeb_assets.records.content import evolving_state, invented_value, items_of, shown_wrong
+from mmeb_assets.records.content import doc_decisions, doc_facts, doc_invented, invented_value, items_of, shown_wrong
 from mmeb_assets.records.context import RenderContext
 from mmeb_assets.records.report_spec import results_table
 from mmeb_assets.schema.workspace import DocumentPlan
 from mmeb_resources.storage import atomic_write_bytes
+
+
+ROWS_PER_SLIDE = 8
+CELL_CHARS = 44
+
+
+def _short(text: str, limit: int = CELL_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 class Slide(BaseModel):
@@ -45,21 +54,27 @@ def rules_deck_spec(ctx: RenderContext, doc: DocumentPlan, chart_rel: str = "") 
         Slide(title=f"{doc.title} (v{doc.version})",
               bullets=[f"{org.company_name} · {org.product}", f"Prepared by {ctx.name(doc.author)}",
                        f"For: {org.milestone_a.name}"]),
-        Slide(title=f"What {org.internal_model_name} does", bullets=[ctx.facts.textual.one_sentence,
-                                                                     *ctx.facts.textual.components[:4]]),
-        Slide(title="Results so far", header=header, rows=rows),
+        Slide(title=f"What {org.internal_model_name} does",
+              bullets=[_short(b, 100) for b in [ctx.facts.textual.one_sentence, *ctx.facts.textual.components[:4]]]),
     ]
+    rows = [[_short(c) for c in row] for row in rows]
+    header = [_short(c) for c in header][:6]
+    rows = [r[:6] for r in rows]
+    for n in range(0, max(len(rows), 1), ROWS_PER_SLIDE):
+        part = f" ({n // ROWS_PER_SLIDE + 1})" if len(rows) > ROWS_PER_SLIDE else ""
+        slides.append(Slide(title=f"Results so far{part}", header=header, rows=rows[n:n + ROWS_PER_SLIDE]))
     if chart_rel:
         slides.append(Slide(title="Results chart", bullets=["See the chart for the run-by-run comparison."],
                             image=chart_rel))
-    ops = [f"{inv.name}: {invented_value(inv, wrong)}" for inv in plan.invented if inv.time <= doc.time]
+    ops = [f"{inv.name}: {invented_value(inv, wrong)}" for inv in doc_invented(plan, doc)]
     if ops:
-        slides.append(Slide(title="Operations", bullets=ops))
-    decisions = [f"{d.title}: {d.body}" for d in plan.decisions if d.time <= doc.time]
-    slides.append(Slide(title="Decisions", bullets=decisions or ["No decisions recorded yet."]))
-    state = [f"{s}: {v}" for s, v in evolving_state(plan, doc.time)]
+        slides.append(Slide(title="Operations", bullets=[_short(o, 100) for o in ops[:7]]))
+    decisions = [f"{d.title}: {d.body}" for d in doc_decisions(plan, doc)]
+    slides.append(Slide(title="Decisions", bullets=[_short(d, 100) for d in decisions[:6]]
+                        or ["No decisions recorded yet."]))
+    state = [f"{s}: {v}" for s, v in doc_facts(plan, doc)]
     nxt = [f"Pending: {i.label}" for i in pending] + state + [f"Next: {org.milestone_b.name}"]
-    slides.append(Slide(title="Next steps", bullets=nxt))
+    slides.append(Slide(title="Next steps", bullets=[_short(b, 100) for b in nxt[:8]]))
     return DeckSpec(title=f"{doc.title} v{doc.version}", slides=slides)
 
 

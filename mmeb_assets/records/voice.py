@@ -13,9 +13,9 @@ from mmeb_assets.schema.workspace import Person
 
 OPENERS = {
     "terse": ["", "", "fyi", "heads up", "ok"],
-    "warm": ["Hi all!", "Morning team,", "Quick one, friends:", "Hey everyone,"],
+    "warm": ["Hi all!", "Hey team!", "Quick one, friends:", "Hey everyone!"],
     "formal": ["Update:", "For the record:", "Status note:", "Please note:"],
-    "plain": ["", "Update -", "Quick update:", "So,"],
+    "plain": ["", "Update -", "Quick update:", ""],
 }
 CLOSERS = {
     "terse": ["", "", ""],
@@ -77,7 +77,7 @@ class VoiceStyle:
             text += " " + self.pick(extra, "fu:" + salt)
         return text
 
-    def shape(self, parts: list[tuple[str, bool]], salt: str) -> str:
+    def shape(self, parts: list[tuple[str, bool]], salt: str, light: bool = False, dm: bool = False) -> str:
         """Join (text, is_value) parts; style applies to prose only, never to values."""
         out = []
         for text, is_value in parts:
@@ -86,6 +86,11 @@ class VoiceStyle:
             out.append(text)
         body = "".join(out).strip()
         opener, closer = self.opener(salt), self.closer(salt)
+        if light:  # quick chatter: rarely an opener or a sign-off
+            opener = opener if self.rng("lo:" + salt).random() < 0.15 else ""
+            closer = closer if self.rng("lc:" + salt).random() < 0.1 else ""
+        if dm and any(w in opener.lower() for w in ("all", "team", "everyone", "friends")):
+            opener = ""
         if self.lowercase:
             opener, closer = opener.lower(), closer.lower()
         pieces = [p for p in (opener, body, closer) if p]
