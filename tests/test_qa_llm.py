@@ -138,3 +138,21 @@ def test_llm_fix_is_applied_and_revalidated(index, rule_items):
     assert "Which nDCG@10 value applies" in done.q and done.validation.rounds == 2
     assert len(audit_requests) == 3 and "bogus-id" in audit_requests[1]["messages"][-1]["content"]
     assert extra not in done.evidence and "bogus-id" not in done.evidence
+
+
+def test_llm_perturbation_keeps_only_premises_no_record_mentions(index, rule_items):
+    from mmeb_assets.qa.llm_generate import llm_perturb
+
+    source = next(i for i in rule_items if i.generator == "rules:extraction.cell")
+    reply = json.dumps({"items": [
+        {"source_id": source.id, "q": source.q.replace("TicketBench", "the Zephyr archive"),
+         "changed_term": "Zephyr archive", "change": "dataset"},
+        {"source_id": source.id, "q": "What annotation throughput did the Oslo office measure?",
+         "changed_term": "annotation throughput", "change": "answerable: term is in the records"},
+    ]})
+    with OpenAITestServer(lambda payload: reply) as server:
+        items = llm_perturb(index, llm_for(server), rule_items, n=2)
+    assert [i.derivation.absent_terms for i in items] == [["Zephyr archive"]]
+    uns = items[0]
+    assert uns.task == "unanswerable" and uns.perturbed_from == source.id and uns.evidence == []
+    assert validate_item(uns, index).validation.decision == "pass"

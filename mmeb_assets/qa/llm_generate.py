@@ -134,4 +134,59 @@ def generate_llm_items(index: ProjectIndex, llm, existing: list[QAItem], per_fam
         except LLMOutputError as exc:
             if log is not None:
                 log.warning(f"qa LLM generation for {task} gave no valid output: {exc}")
+    try:
+        out += llm_perturb(index, llm, existing + out, n=max(1, per_family // 2), records_chars=records_chars, code=code)
+    except LLMOutputError as exc:
+        if log is not None:
+            log.warning(f"qa LLM perturbation gave no valid output: {exc}")
+    return out
+
+
+class Perturbation(BaseModel):
+    source_id: str
+    q: str
+    changed_term: str = Field(min_length=3)
+    change: str = ""
+
+
+class PerturbationSet(BaseModel):
+    items: list[Perturbation] = []
+
+
+def llm_perturb(index: ProjectIndex, llm, answerable: list[QAItem], n: int = 4, records_chars: int = 40_000,
+                code: str = "") -> list[QAItem]:
+    """UNS candidates from the LLM; kept only when the changed term occurs in no project record."""
+    from mmeb_assets.qa.unanswerable import premise_is_absent
+
+    sources = {i.id: i for i in answerable if i.answer_status == "answerable"}
+    existing = {normalize(i.q) for i in answerable}
+
+    def check(value: PerturbationSet) -> list[str]:
+        errors = [f"unknown source_id {p.source_id}" for p in value.items if p.source_id not in sources]
+        errors += [f"{p.source_id}: changed_term {p.changed_term!r} is not in the new question"
+                   for p in value.items if p.source_id in sources and not contains_value(p.q, p.changed_term)]
+        return errors
+
+    template = load_prompt("qa", "perturb")
+    result = llm.generate_json(template, {
+        "records": render_records(index.ordered, budget=records_chars), "n": n,
+        "questions": "\n".join(f"{i.id}: {i.q}" for i in list(sources.values())[:40]),
+    }, PerturbationSet, stage="qa.generate.unanswerable", validate=check)
+    provenance = make_provenance(index.plan.seed_id, "qa", llm.generator_name, model=llm.model,
+                                 prompt_hash=result.prompt_hash, code=code)
+    out = []
+    for p in result.value.items[:n]:
+        if normalize(p.q) in existing or not premise_is_absent(index, [p.changed_term]):
+            continue
+        existing.add(normalize(p.q))
+        out.append(QAItem(
+            id=f"{index.plan.seed_id}-llm-uns-{len(out) + 1:02d}", project=index.plan.seed_id, task="unanswerable",
+            q=" ".join(p.q.split()), answer_status="unanswerable",
+            gold=Gold(answer=f"Not established: the records contain no {p.changed_term}."),
+            solution=[SolutionStep(step=f"Perturbed from an answerable question ({p.change or p.changed_term}).", record_ids=[]),
+                      SolutionStep(step=f"No project record mentions {p.changed_term}.", record_ids=[])],
+            generator=f"llm:{llm.model}", provenance=provenance, perturbed_from=p.source_id,
+            derivation=Derivation(kind="absent_premise", absent_terms=[p.changed_term]),
+            evidence_stats=evidence_stats(index, []),
+        ))
     return out
