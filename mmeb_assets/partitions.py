@@ -16,10 +16,11 @@ seed_partitions_def = seed_partitions()
 
 
 def retriever_partitions() -> StaticPartitionsDefinition:
-    """One partition per retriever of config/retrievers.yaml (minilm, qwen3-vl-2b, qwen3-vl-8b)."""
+    """One partition per enabled retriever of config/retrievers.yaml (minilm; qwen3-vl-2b/-8b when
+    their weights are present or MMEB_RETRIEVERS names them)."""
     from mmeb_assets.retrieval.config import load_retrievers
 
-    return StaticPartitionsDefinition(load_retrievers().names)
+    return StaticPartitionsDefinition(load_retrievers().enabled_names())
 
 
 retriever_partitions_def = retriever_partitions()

@@ -102,3 +102,20 @@ def test_make_embedder_reads_the_retriever_config(monkeypatch, tiny_qwen):
     assert isinstance(emb, Qwen3VLEmbedder) and emb.model == str(tiny_qwen) and emb.batch_size == 8
     with pytest.raises(ValueError, match="unknown kind"):
         make_embedder("x", {"kind": "word2vec"})
+
+
+def test_qwen_partitions_appear_where_weights_are_present(monkeypatch, tiny_qwen, tmp_path):
+    from mmeb_assets.retrieval.config import load_retrievers
+
+    for var in ("MMEB_RETRIEVERS", "MMEB_QWEN3_VL_EMBEDDING_2B", "MMEB_QWEN3_VL_EMBEDDING_8B"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "empty-hf-home"))  # no cached hub snapshots
+    config = load_retrievers()
+    assert config.enabled_names() == ["minilm"]  # offline, no weights: only the default
+    monkeypatch.setenv("MMEB_QWEN3_VL_EMBEDDING_2B", str(tiny_qwen))
+    assert config.enabled_names() == ["minilm", "qwen3-vl-2b"]
+    monkeypatch.setenv("MMEB_RETRIEVERS", "all")
+    assert config.enabled_names() == ["minilm", "qwen3-vl-2b", "qwen3-vl-8b"]
+    monkeypatch.setenv("MMEB_RETRIEVERS", "qwen3-vl-9b")
+    with pytest.raises(KeyError, match="not in"):
+        config.enabled_names()

@@ -21,10 +21,45 @@ class RetrieversConfig(BaseModel):
     def names(self) -> list[str]:
         return list(self.retrievers)
 
+    def enabled_names(self) -> list[str]:
+        """The retrievers that become partitions: `MMEB_RETRIEVERS` ('all' or a comma list) when set,
+        else each entry's `enabled` (true | false | auto; auto = its weights are present locally).
+        The default retriever is always included."""
+        wanted = os.environ.get("MMEB_RETRIEVERS", "").strip()
+        if wanted:
+            names = self.names if wanted == "all" else [n.strip() for n in wanted.split(",") if n.strip()]
+            for name in names:
+                self.spec(name)
+        else:
+            names = [n for n in self.names if _enabled(self.retrievers[n])]
+        return [n for n in self.names if n in names or n == self.default]
+
     def spec(self, name: str) -> dict:
         if name not in self.retrievers:
             raise KeyError(f"retriever {name!r} is not in {self.file} (known: {', '.join(self.retrievers)})")
         return self.retrievers[name]
+
+
+def weights_present(spec: dict) -> bool:
+    """Whether a retriever's weights are on this machine (no download, no torch import)."""
+    if spec.get("kind") == "minilm":
+        return True
+    model = os.environ.get(spec.get("path_env") or "", "") or str(spec.get("model") or "")
+    if not model:
+        return False
+    if Path(model).expanduser().exists():
+        return (Path(model).expanduser() / "config.json").exists()
+    try:
+        from huggingface_hub import try_to_load_from_cache
+
+        return isinstance(try_to_load_from_cache(model, "config.json"), str)
+    except Exception:  # noqa: BLE001 - an unusable cache means: not present
+        return False
+
+
+def _enabled(spec: dict) -> bool:
+    flag = spec.get("enabled", True)
+    return weights_present(spec) if flag == "auto" else bool(flag)
 
 
 @lru_cache(maxsize=4)
