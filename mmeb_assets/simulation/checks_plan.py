@@ -74,7 +74,8 @@ def _item_problems(facts: SourceFacts, org: Organization, plan: EventPlan) -> li
             out.append(f"item {it.id}: source row {it.table_id}[{it.row_index}] does not exist")
             continue
         row = [c.strip() for c in table.rows[it.row_index]]
-        out += [f"item {it.id}: value {v!r} is not in its source row" for v in it.values.values() if v not in row]
+        out += [f"item {it.id}: value {v!r} is not printed in its source row" for v in it.values.values()
+                if v not in row and not any(v in cell for cell in row)]
         for v in it.values.values():
             if re.search(r"\d", v) and re.search(rf"(?<![\w.]){re.escape(v)}(?![\w.])", it.label):
                 out.append(f"item {it.id}: label {it.label!r} contains the value {v!r}")

@@ -37,8 +37,10 @@ def rules_decisions(org: Organization, items: list[PlanItem], invented: list[Inv
     others = [i for i in items if i.kind in ("baseline", "progression", "chronological")]
     lead, pm = org.lead_id, org.pm_id
     if releases and others:
-        rel, ref = releases[0], others[0]
+        rel = releases[0]
         col, rv = _primary(rel)
+        peers = [i for i in others if i.table_id == rel.table_id and col in i.values] or others
+        ref = max(peers, key=lambda i: _num(i.values.get(col, "0")))
         rcol = col if col in ref.values else _primary(ref)[0]
         refv = ref.values[rcol]
         out.append(DecisionDraft(

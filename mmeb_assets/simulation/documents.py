@@ -158,6 +158,7 @@ class DocumentPlanner:
     def run_logs(self) -> None:
         picks = [i for i in self.items if i.kind == "release"][:1] + [i for i in self.items if i.kind in (
             "progression", "chronological")][:1]
+        picks = picks or self.items[:1]
         for it in picks:
             when = it.completed_at
             doc = self.versioned(f"log_{it.id}", "run_log", f"{it.id} log", it.owner, [when], "files",

@@ -13,7 +13,7 @@ from mmeb_assets.simulation.timeline import to_frac
 
 WRONG_UNIT = {"ms": "s", "s": "ms", "GB": "MB", "min": "h", "h": "min", "USD": "EUR", "%": "percentage points"}
 KIND_SCENARIO = {"swapped_digits": "early", "wrong_row": "straddle", "wrong_unit": "straddle", "stale_value": "late"}
-NUMERIC = re.compile(r"^[\d.,%+\-$€£ ]+$")
+NUMERIC = re.compile(r"^(?:[A-Z][A-Za-z]{1,15} )?[\d.,%+\-$€£ ]+$")
 
 
 def swap_digits(value: str, rng: random.Random) -> str | None:
@@ -139,6 +139,8 @@ class ErrorPlanner:
     def plan_one(self, n: int, kind: str, scenario: str) -> ErrorDraft | None:
         latest = {"early": 0.16, "straddle": self.a.report_v1 - 0.03, "late": self.a.report_v2 - 0.05}[scenario]
         found = self.target(kind, latest)
+        if found is None and scenario == "early":
+            found = self.target(kind, self.a.report_v1 - 0.03)
         if found is None:
             return None
         target, wrong, known = found

@@ -27,9 +27,37 @@ def label_column(table: Table) -> int:
     return best
 
 
+LONG_CELL = 80
+CODE = re.compile(r"\b[A-Z][A-Za-z]{1,15} \d+(?:\.\d+)*\b")
+
+
 def row_values(table: Table, row: list[str], skip: int) -> dict[str, str]:
-    return {h.strip() or f"col{j}": row[j].strip() for j, h in enumerate(table.header)
-            if j != skip and j < len(row) and row[j].strip() not in EMPTY_CELLS}
+    """Column -> exact printed cell. A long prose cell contributes the first and last printed
+    identifiers in it (e.g. 'GOVERN 1.1' .. 'GOVERN 1.4'), verbatim substrings, or nothing."""
+    out: dict[str, str] = {}
+    for j, h in enumerate(table.header):
+        if j == skip or j >= len(row) or row[j].strip() in EMPTY_CELLS:
+            continue
+        head, cell = h.strip() or f"col{j}", row[j].strip()
+        if len(cell) <= LONG_CELL:
+            out[head] = cell
+            continue
+        codes = list(dict.fromkeys(CODE.findall(cell)))
+        if codes:
+            out[f"first of {head}"] = codes[0]
+            if len(codes) > 1:
+                out[f"last of {head}"] = codes[-1]
+    return out
+
+
+def short_label(text: str) -> str:
+    text = text.strip()
+    if len(text) <= 60:
+        return text
+    head = text.split(":")[0].strip()
+    if 3 <= len(head) <= 40:
+        return head
+    return " ".join(text.split()[:7]).rstrip(",;:") + " ..."
 
 
 def dataset_of(table: Table, facts: SourceFacts) -> str:
@@ -63,7 +91,7 @@ def classify_rows(table: Table, facts: SourceFacts, archetype: str) -> list[str]
 
 def make_label(kind: str, row_label: str, values: dict[str, str]) -> str:
     """A human name for what is measured; stripped of any of its own row's values."""
-    text = row_label.strip()
+    text = re.sub(r"\s*\((?:ours|\d{4}[a-z]?)\)", "", row_label.strip(), flags=re.I)
     for v in sorted(values.values(), key=len, reverse=True):
         if has_digit(v):
             text = re.sub(rf"(?<![\w.]){re.escape(v)}(?![\w.])", "", text)
@@ -81,11 +109,14 @@ def source_rows(facts: SourceFacts, archetype: str) -> list[dict]:
             continue
         col = label_column(table)
         kinds = classify_rows(table, facts, archetype)
+        previous = ""
         for index, (row, kind) in enumerate(zip(table.rows, kinds)):
             values = row_values(table, row, col)
+            name = short_label(row[col]) if col < len(row) and row[col].strip() else ""
+            name, previous = (name or (f"{previous} (continued)" if previous else "")), (name or previous)
             if not any(has_digit(v) for v in values.values()):
                 continue
-            rows.append({"kind": kind, "label": make_label(kind, row[col] if col < len(row) else "", values),
+            rows.append({"kind": kind, "label": make_label(kind, name, values),
                          "values": values, "table_id": table.id, "row_index": index,
                          "dataset": dataset_of(table, facts)})
     return rows

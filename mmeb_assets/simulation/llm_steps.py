@@ -130,7 +130,7 @@ def llm_errors_decisions(facts, org, config, llm, schedule: ScheduleDraft) -> tu
 
 
 def llm_evolving(facts, org, config, llm, schedule: ScheduleDraft, errors: ErrorsDecisionsDraft):
-    kinds = ["owner", "deadline", "option", "budget", "name", "size"][:config.n_evolving_facts]
+    kinds = ["owner", "deadline", "option", "budget or size", "name", "size or budget"][:config.n_evolving_facts]
     variables = _common(facts, org, config) | {
         "runs": _j([{"id": i.id, "label": i.label} for i in schedule.items]),
         "invented": _j([{"id": f.id, "name": f.name} for f in schedule.invented]),

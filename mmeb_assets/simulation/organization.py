@@ -6,6 +6,7 @@ import re
 from mmeb_assets.schema.source import SourceFacts
 from mmeb_assets.schema.workspace import Channel, Customer, Milestone, Organization, Person
 from mmeb_assets.simulation import names
+from mmeb_assets.simulation.checks_org import BANNED
 from mmeb_assets.simulation.config import SimulationConfig, rng_for, slot_time
 from mmeb_assets.simulation.drafts import ChannelDraft, MilestoneDraft, OrgDraft, PersonDraft, Slot
 from mmeb_assets.simulation.terms import terms
@@ -107,6 +108,9 @@ def rules_org_draft(facts: SourceFacts, archetype: str, *, random_seed: int, con
     city, size = rng.choice(names.CITIES), rng.choice(SIZES)
     what = ("applied-ML studio" if archetype == "research_lab" else "research and analysis consultancy")
     domain_work = facts.domain or facts.textual.task_summary[:60] or "its domain"
+    what_it_does = facts.textual.one_sentence.rstrip(".")
+    if BANNED.search(what_it_does) or len(what_it_does) > 160:
+        what_it_does = f"applied to {domain_work.lower()}"
     return OrgDraft(
         company_name=company,
         tagline=f"{size} {what} in {city} working on {domain_work.lower()}",
@@ -115,7 +119,7 @@ def rules_org_draft(facts: SourceFacts, archetype: str, *, random_seed: int, con
                  f"commissioned analyses and indicator dashboards for public bodies and operators"),
         project_codename=codename,
         project_sentence=(f"This week the team finishes the {codename} {t['V_deliverable']}: the internal "
-                          f"{t['V_system_word']} {internal}, {facts.textual.one_sentence.rstrip('.')}, for {customer}."),
+                          f"{t['V_system_word']} {internal}, {what_it_does}, for {customer}."),
         internal_model_name=internal,
         customer_name=customer,
         customer_contact=contact,
