@@ -10,6 +10,7 @@ import pymupdf
 from mmeb_assets.schema.source import PageText, TextBlock
 
 MIN_TEXT_CHARS_PER_DOC = 40
+MIN_TEXT_CHARS_PER_PAGE = 8
 LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\u00ad": ""}
 CAPTION_RE = re.compile(r"^(?P<kind>Table|TABLE|Figure|FIGURE|Fig\.)\s*(?P<number>\d{1,3})\s*(?P<delim>[:.|])\s*\S")
 SECTION_HEADING_RE = re.compile(r"^(\d+(\.\d+)*\.?\s+)?[A-Z][\w\- ,&:/()]{0,70}$")
@@ -64,9 +65,10 @@ def open_pdf(path: Path) -> pymupdf.Document:
     except Exception as exc:
         doc.close()
         raise IngestionError(path, f"corrupt PDF: page content unreadable ({exc})") from exc
-    if chars < MIN_TEXT_CHARS_PER_DOC:
+    n_pages = doc.page_count
+    if chars < max(MIN_TEXT_CHARS_PER_DOC, MIN_TEXT_CHARS_PER_PAGE * n_pages):
         doc.close()
-        raise IngestionError(path, f"no text layer ({chars} characters on {doc.page_count} page(s)): a scanned or "
+        raise IngestionError(path, f"no text layer ({chars} characters on {n_pages} page(s)): a scanned or "
                                    "image-only PDF; run OCR on it first (e.g. ocrmypdf)")
     return doc
 

@@ -257,14 +257,20 @@ def _area_candidates(path: Path, page: pymupdf.Page, areas: list) -> list[Candid
     return out
 
 
-def page_candidates(path: Path, doc: pymupdf.Document, page_no: int, breaks: tuple[float, ...] = ()) -> list[Candidate]:
+def page_candidates(path: Path, doc: pymupdf.Document, page_no: int, breaks: tuple[float, ...] = (),
+                    wanted: int = 1) -> list[Candidate]:
+    """Candidates from camelot lattice, then (if lattice found fewer than `wanted` grids) camelot
+    stream, stream within rule-bounded areas, and PyMuPDF find_tables."""
     page = doc[page_no - 1]
     candidates: list[Candidate] = []
     has_grid = len(_raw_rules(page, vertical=True)) >= 3
-    for name, run in (("camelot-lattice", lambda: _camelot(path, page_no, page.rect.height, "lattice") if has_grid else []),
-                      ("camelot-stream", lambda: _camelot(path, page_no, page.rect.height, "stream")),
-                      ("camelot-stream-ruled", lambda: _area_candidates(path, page, ruled_areas(page, breaks))),
-                      ("pymupdf", lambda: _pymupdf(page))):
+    runs = (("camelot-lattice", lambda: _camelot(path, page_no, page.rect.height, "lattice") if has_grid else []),
+            ("camelot-stream", lambda: _camelot(path, page_no, page.rect.height, "stream")),
+            ("camelot-stream-ruled", lambda: _area_candidates(path, page, ruled_areas(page, breaks))),
+            ("pymupdf", lambda: _pymupdf(page)))
+    for name, run in runs:
+        if name != "camelot-lattice" and sum(c.extractor == "camelot-lattice" and len(c.grid) >= 2 for c in candidates) >= wanted:
+            break
         try:
             found = run()
         except Exception as exc:  # one extractor failing on a page must not lose the others
@@ -333,7 +339,8 @@ def extract_tables(path: Path, doc: pymupdf.Document, captions: list[Caption]) -
     candidates: list[Candidate] = []
     for page_no in sorted({c.page for c in table_caps}):
         breaks = tuple((c.bbox[1] + c.bbox[3]) / 2 for c in captions if c.page == page_no)
-        candidates.extend(page_candidates(path, doc, page_no, breaks))
+        wanted = sum(1 for c in table_caps if c.page == page_no)
+        candidates.extend(page_candidates(path, doc, page_no, breaks, wanted))
     chosen = _assign(table_caps, candidates)
     tables: dict[int, Table] = {}
     for cap in sorted(table_caps, key=lambda c: (c.page, c.bbox[1])):
