@@ -68,6 +68,7 @@ class LLMResource(ConfigurableResource):
     """`backend='rules'` runs offline; otherwise `base_url`, `model`, `api_key` (use `EnvVar`).
 
     `model_path` is a local folder, a GGUF file or `pkg:<package>/<file>` for in-process backends.
+    `model_cache_dir` (default `<home>/cache`) keeps converted GGUF weights under `models/`.
     `cache_path` / `ledger_path` empty means `<home>/cache/llm_responses.sqlite` and
     `<home>/cache/llm_ledger.sqlite`; `use_cache=False` turns the response cache off.
     """
@@ -91,6 +92,7 @@ class LLMResource(ConfigurableResource):
     cache_path: str = ""
     ledger_path: str = ""
     home: str = ""
+    model_cache_dir: str = ""
     price_prompt_per_mtok: float = 0.0
     price_completion_per_mtok: float = 0.0
 
@@ -118,8 +120,8 @@ class LLMResource(ConfigurableResource):
         from mmeb_resources.llm_backends import TransformersBackend, VLLMBackend
 
         if self.backend == "transformers":
-            return TransformersBackend(self.model, self.model_path, self.device, self._home() / "cache",
-                                       self.max_context_tokens)
+            cache_root = Path(self.model_cache_dir) if self.model_cache_dir else self._home() / "cache"
+            return TransformersBackend(self.model, self.model_path, self.device, cache_root, self.max_context_tokens)
         if self.backend == "vllm":
             return VLLMBackend(self.model, self.model_path, max_model_len=self.max_context_tokens)
         raise ValueError(f"unknown LLM backend {self.backend!r}")

@@ -172,7 +172,13 @@ def run_sync(coro_factory: Callable[[], Awaitable[T]]) -> T:
 
 
 class LLMClient:
-    """Cache -> backend (bounded concurrency) -> ledger, for one backend and model."""
+    """Cache -> backend (bounded concurrency) -> cache + ledger, for one backend and model.
+
+    A batch looks all its keys up in one query, sends only the misses, and writes the new replies
+    (every `WRITE_EVERY` completions and at the end, also on failure) in single transactions.
+    """
+
+    WRITE_EVERY = 64
 
     def __init__(self, backend: Backend, cache: ResponseCache, ledger: UsageLedger, *, concurrency: int = 8,
                  price_in: float = 0.0, price_out: float = 0.0):
@@ -186,58 +192,73 @@ class LLMClient:
     def key(self, messages: list[dict], params: dict) -> str:
         return cache_key(self.backend.name, self.backend.model, messages, params)
 
-    async def _one(self, messages: list[dict], params: dict, stage: str, http, gate: asyncio.Semaphore) -> Completion:
-        key = self.key(messages, params)
-        hit = self.cache.get(key)
-        if hit is not None:
+    def _hits(self, requests: list[tuple[list[dict], dict]], stage: str) -> tuple[list[str], list[Completion | None]]:
+        keys = [self.key(m, p) for m, p in requests]
+        found = self.cache.get_many(keys)
+        results: list[Completion | None] = []
+        for key in keys:
+            hit = found.get(key)
+            if hit is None:
+                results.append(None)
+                continue
+            results.append(Completion(hit.text, hit.prompt_tokens, hit.completion_tokens, cached=True))
             self.ledger.record(stage=stage, backend=self.backend.name, model=self.backend.model, cached=True,
                                prompt_tokens=hit.prompt_tokens, completion_tokens=hit.completion_tokens, cost_usd=0.0)
-            return Completion(hit.text, hit.prompt_tokens, hit.completion_tokens, cached=True)
-        async with gate:
-            done = await self.backend.acomplete(messages, params, http)
-        self._store((messages, params), done, stage)
-        return done
+        return keys, results
 
-    async def abatch(self, requests: list[tuple[list[dict], dict]], *, stage: str) -> list[Completion]:
-        """All requests concurrently (at most `concurrency` in flight); results in input order."""
-        if hasattr(self.backend, "complete_many") and len(requests) > 1:
-            return await self._engine_batch(requests, stage)
-        gate = asyncio.Semaphore(self.concurrency)
-        new_http = getattr(self.backend, "new_http", None)
-        http = new_http(self.concurrency) if new_http else None
-        try:
-            return list(await asyncio.gather(*(self._one(m, p, stage, http, gate) for m, p in requests)))
-        finally:
-            if http is not None:
-                await http.aclose()
-
-    async def _engine_batch(self, requests: list[tuple[list[dict], dict]], stage: str) -> list[Completion]:
-        """In-process engines (vLLM) take every cache miss in one call."""
-        results: list[Completion | None] = []
-        misses: list[int] = []
-        for index, (messages, params) in enumerate(requests):
-            hit = self.cache.get(self.key(messages, params))
-            results.append(None if hit is None else Completion(hit.text, hit.prompt_tokens, hit.completion_tokens,
-                                                               cached=True))
-            if hit is None:
-                misses.append(index)
-            else:
-                self.ledger.record(stage=stage, backend=self.backend.name, model=self.backend.model, cached=True,
-                                   prompt_tokens=hit.prompt_tokens, completion_tokens=hit.completion_tokens,
-                                   cost_usd=0.0)
-        done = await asyncio.to_thread(self.backend.complete_many, [requests[i] for i in misses])
-        for index, completion in zip(misses, done):
-            self._store(requests[index], completion, stage)
-            results[index] = completion
-        return results  # type: ignore[return-value]
-
-    def _store(self, request: tuple[list[dict], dict], done: Completion, stage: str) -> None:
-        self.cache.put(self.key(*request), self.backend.model,
-                       CachedReply(done.text, done.prompt_tokens, done.completion_tokens))
+    def _account(self, done: Completion, stage: str) -> None:
         self.ledger.record(stage=stage, backend=self.backend.name, model=self.backend.model, cached=False,
                            prompt_tokens=done.prompt_tokens, completion_tokens=done.completion_tokens,
                            cost_usd=call_cost(done.prompt_tokens, done.completion_tokens, self.price_in,
                                               self.price_out), retries=done.retries)
 
+    def _write(self, pending: list[tuple[str, str, CachedReply]]) -> None:
+        rows, pending[:] = list(pending), []
+        self.cache.put_many(rows)
+
+    async def abatch(self, requests: list[tuple[list[dict], dict]], *, stage: str) -> list[Completion]:
+        """All requests concurrently (at most `concurrency` in flight); results in input order."""
+        keys, results = self._hits(requests, stage)
+        misses = [i for i, r in enumerate(results) if r is None]
+        pending: list[tuple[str, str, CachedReply]] = []
+        try:
+            if misses and hasattr(self.backend, "complete_many") and len(misses) > 1:
+                done = await asyncio.to_thread(self.backend.complete_many, [requests[i] for i in misses])
+                for index, completion in zip(misses, done):
+                    results[index] = completion
+                    pending.append((keys[index], self.backend.model, _reply(completion)))
+                    self._account(completion, stage)
+            elif misses:
+                await self._concurrent(requests, keys, misses, results, pending, stage)
+        finally:
+            self._write(pending)
+            self.ledger.flush()
+        return results  # type: ignore[return-value]
+
+    async def _concurrent(self, requests, keys, misses, results, pending, stage) -> None:
+        gate = asyncio.Semaphore(self.concurrency)
+        new_http = getattr(self.backend, "new_http", None)
+        http = new_http(self.concurrency) if new_http else None
+
+        async def one(index: int) -> None:
+            messages, params = requests[index]
+            async with gate:
+                completion = await self.backend.acomplete(messages, params, http)
+            results[index] = completion
+            pending.append((keys[index], self.backend.model, _reply(completion)))
+            self._account(completion, stage)
+            if len(pending) >= self.WRITE_EVERY:
+                self._write(pending)
+
+        try:
+            await asyncio.gather(*(one(i) for i in misses))
+        finally:
+            if http is not None:
+                await http.aclose()
+
     async def achat(self, messages: list[dict], params: dict, *, stage: str) -> Completion:
         return (await self.abatch([(messages, params)], stage=stage))[0]
+
+
+def _reply(done: Completion) -> CachedReply:
+    return CachedReply(done.text, done.prompt_tokens, done.completion_tokens)

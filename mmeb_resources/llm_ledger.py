@@ -6,12 +6,11 @@ and retries. `totals()` sums them for asset metadata; `Usage` is the in-memory t
 """
 from __future__ import annotations
 
-import sqlite3
 import threading
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Iterator
+
+from mmeb_resources.llm_cache import open_db
 
 
 @dataclass
@@ -39,29 +38,19 @@ def call_cost(prompt_tokens: int, completion_tokens: int, price_in: float, price
 
 
 class UsageLedger:
-    """Append-only rows; `path=None` keeps only the in-memory tallies."""
+    """Rows are buffered and written in one transaction per `flush()` (each batch, or every 256
+    rows); `path=None` keeps only the in-memory tallies."""
+
+    SCHEMA = ("CREATE TABLE IF NOT EXISTS calls (stage TEXT, backend TEXT, model TEXT, cached INTEGER, "
+              "prompt_tokens INTEGER, completion_tokens INTEGER, cost_usd REAL, retries INTEGER)")
+    FLUSH_EVERY = 256
 
     def __init__(self, path: Path | None):
         self.path = Path(path) if path else None
         self._lock = threading.Lock()
+        self._conn = open_db(self.path, self.SCHEMA) if self.path else None
+        self._pending: list[tuple] = []
         self.session: dict[tuple[str, str], Usage] = {}
-        if self.path:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self._connect() as conn:
-                conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute(
-                    "CREATE TABLE IF NOT EXISTS calls (stage TEXT, backend TEXT, model TEXT, cached INTEGER, "
-                    "prompt_tokens INTEGER, completion_tokens INTEGER, cost_usd REAL, retries INTEGER)"
-                )
-
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(str(self.path), timeout=30)
-        try:
-            with conn:
-                yield conn
-        finally:
-            conn.close()
 
     def record(self, *, stage: str, backend: str, model: str, cached: bool, prompt_tokens: int,
                completion_tokens: int, cost_usd: float, retries: int = 0) -> None:
@@ -71,11 +60,20 @@ class UsageLedger:
                       cost_usd=0.0 if cached else cost_usd, retries=retries)
         with self._lock:
             self.session.setdefault((stage, model), Usage()).add(usage)
-            if self.path:
-                with self._connect() as conn:
-                    conn.execute("INSERT INTO calls VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                                 (stage, backend, model, int(cached), usage.prompt_tokens,
+            self._pending.append((stage, backend, model, int(cached), usage.prompt_tokens,
                                   usage.completion_tokens, usage.cost_usd, retries))
+            full = len(self._pending) >= self.FLUSH_EVERY
+        if full:
+            self.flush()
+
+    def flush(self) -> None:
+        with self._lock:
+            rows, self._pending = self._pending, []
+            if self._conn is None or not rows:
+                return
+            self._conn.execute("BEGIN")
+            self._conn.executemany("INSERT INTO calls VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            self._conn.execute("COMMIT")
 
     def session_usage(self, stage: str | None = None, model: str | None = None) -> Usage:
         total = Usage()
@@ -87,20 +85,22 @@ class UsageLedger:
 
     def totals(self, stage: str | None = None, model: str | None = None) -> Usage:
         """All-time totals from the ledger file (session tallies when there is no file)."""
-        if not self.path:
+        if self._conn is None:
             return self.session_usage(stage, model)
+        self.flush()
         query = ("SELECT COALESCE(SUM(1-cached),0), COALESCE(SUM(cached),0), COALESCE(SUM(prompt_tokens),0), "
                  "COALESCE(SUM(completion_tokens),0), COALESCE(SUM(cost_usd),0), COALESCE(SUM(retries),0) "
                  "FROM calls WHERE (? IS NULL OR stage=?) AND (? IS NULL OR model=?)")
-        with self._lock, self._connect() as conn:
-            row = conn.execute(query, (stage, stage, model, model)).fetchone()
+        with self._lock:
+            row = self._conn.execute(query, (stage, stage, model, model)).fetchone()
         return Usage(int(row[0]), int(row[1]), int(row[2]), int(row[3]), float(row[4]), int(row[5]))
 
     def by_stage_and_model(self) -> list[dict]:
-        if not self.path:
+        if self._conn is None:
             return [{"stage": s, "model": m, **u.as_metadata()} for (s, m), u in sorted(self.session.items())]
-        with self._lock, self._connect() as conn:
-            rows = conn.execute(
+        self.flush()
+        with self._lock:
+            rows = self._conn.execute(
                 "SELECT stage, model, SUM(1-cached), SUM(cached), SUM(prompt_tokens), SUM(completion_tokens), "
                 "SUM(cost_usd), SUM(retries) FROM calls GROUP BY stage, model ORDER BY stage, model").fetchall()
         keys = ("stage", "model", "requests", "cache_hits", "prompt_tokens", "completion_tokens", "cost_usd", "retries")

@@ -40,12 +40,16 @@ class OpenAITestServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # headers and body go out at once (no 40 ms delayed-ACK stall)
 
             def log_message(self, *args):
                 pass
 
             def do_GET(self):
-                body = json.dumps({"data": [{"id": model_name, "object": "model"}]}).encode()
+                if self.path.rstrip("/").endswith("/stats"):
+                    body = json.dumps({"requests": len(outer.requests)}).encode()
+                else:
+                    body = json.dumps({"data": [{"id": model_name, "object": "model"}]}).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
@@ -114,10 +118,12 @@ def _echo(payload: dict) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """`python tests/openai_test_server.py <model> --host H --port P [--startup-delay S] [vllm args...]`."""
+    """`python tests/openai_test_server.py <model> --host H --port P [--startup-delay S] [--latency S] [...]`;
+    GET /stats answers {"requests": n}.."""
     import signal
 
     model, host, port, delay, served = (argv[0] if argv else "test-model"), "127.0.0.1", 8000, 0.0, None
+    latency = 0.0
     for index, arg in enumerate(argv):
         following = argv[index + 1] if index + 1 < len(argv) else ""
         if arg == "--host":
@@ -126,13 +132,15 @@ def main(argv: list[str]) -> int:
             port = int(following)
         elif arg == "--startup-delay":
             delay = float(following)
+        elif arg == "--latency":
+            latency = float(following)
         elif arg == "--served-model-name":
             served = following
         elif arg == "--fail-start":
             print("fake server: refusing to start", flush=True)
             return 3
     time.sleep(delay)
-    server = OpenAITestServer(_echo, host=host, port=port, model_name=served or model)
+    server = OpenAITestServer(_echo, latency_s=latency, host=host, port=port, model_name=served or model)
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     print(f"fake vllm server for {model} on {host}:{port}", flush=True)
     try:
