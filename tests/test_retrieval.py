@@ -205,3 +205,16 @@ def test_materialize_corpus_lance_index_retrievals(mmeb_home):
     assert again.asset_materializations_for_node("lance_index")[0].metadata["embedded"].value == 0
     assert dg.materialize(graph, selection=["retrievals"], partition_key="minilm", resources=resources).success
     assert [f.read_bytes() for f in files] == before
+
+
+def test_cli_search_prints_ranked_records(mmeb_home, indexed, capsys, monkeypatch):
+    from mmeb_assets.cli import main
+
+    monkeypatch.setenv("DAGSTER_HOME", str(mmeb_home / "dagster"))  # main() sets it; keep it scoped to the test
+    assert main(["search", "lakeside lodge", "--mode", "fts", "--phrase", "-k", "3"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert "aurora-retrieval-email-2" in first and "lakeside lodge" in first
+    assert main(["search", "when do the new engineers start", "-k", "2", "--project", "aurora-retrieval"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and all("aurora-retrieval-" in line for line in lines)
+    assert main(["recall", "--retriever", "nothing-here"]) == 1
