@@ -101,4 +101,4 @@ def test_checks_pass_on_materialized_set(built):
         assert not find_leaks(qa_set.items) and not find_duplicates(qa_set.items)
         assert not find_missing_evidence(qa_set.items) and not find_missing_tasks(qa_set.items)
         assert not find_unknown_evidence(qa_set.items, {r.id for r in records.records})
-    assert len(QA_CHECKS) == 6
+    assert len(QA_CHECKS) == 7

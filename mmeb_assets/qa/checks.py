@@ -15,8 +15,22 @@ def _result(findings: list[str], severity=dg.AssetCheckSeverity.ERROR, **meta) -
                                metadata={"findings": len(findings), "first": "; ".join(findings[:5]), **meta})
 
 
+def _run_partition(context) -> str | None:
+    run = getattr(context, "run", None)
+    tags = getattr(run, "tags", None) or {}
+    return tags.get("dagster/partition")
+
+
+def _own(value, context):
+    """A check input may arrive as the partition's object or as a dict partition -> object; keep the
+    run's own partition when it is there, else every partition."""
+    if not isinstance(value, dict):
+        return {"": value}
+    key = _run_partition(context)
+    return {key: value[key]} if key in value else dict(value)
+
+
 def _items(value) -> list[QAItem]:
-    """A check input may arrive as the partition's QASet or as a dict partition -> QASet."""
     if isinstance(value, dict):
         return [i for v in value.values() for i in _items(v)]
     return list(value.items)
@@ -53,29 +67,30 @@ def find_missing_tasks(items: list[QAItem]) -> list[str]:
 
 
 @dg.asset_check(asset=qa_validated, blocking=True, description="no kept question reveals its own answer")
-def qa_no_leak(qa_validated) -> dg.AssetCheckResult:
-    return _result(find_leaks(_items(qa_validated)))
+def qa_no_leak(context: dg.AssetCheckExecutionContext, qa_validated) -> dg.AssetCheckResult:
+    return _result(find_leaks(_items(_own(qa_validated, context))))
 
 
 @dg.asset_check(asset=qa_validated, blocking=True, additional_ins={"records": dg.AssetIn("records")},
                 description="every evidence and solution record id exists in the project's records")
-def qa_evidence_ids_exist(qa_validated, records) -> dg.AssetCheckResult:
-    return _result(find_unknown_evidence(_items(qa_validated), _record_ids(records)))
+def qa_evidence_ids_exist(context: dg.AssetCheckExecutionContext, qa_validated, records) -> dg.AssetCheckResult:
+    return _result(find_unknown_evidence(_items(_own(qa_validated, context)), _record_ids(_own(records, context))))
 
 
 @dg.asset_check(asset=qa_validated, blocking=True, description="every answerable item has gold evidence")
-def qa_answerable_have_evidence(qa_validated) -> dg.AssetCheckResult:
-    return _result(find_missing_evidence(_items(qa_validated)))
+def qa_answerable_have_evidence(context: dg.AssetCheckExecutionContext, qa_validated) -> dg.AssetCheckResult:
+    return _result(find_missing_evidence(_items(_own(qa_validated, context))))
 
 
 @dg.asset_check(asset=qa_validated, blocking=True, description="no duplicate questions or ids")
-def qa_no_duplicates(qa_validated) -> dg.AssetCheckResult:
-    return _result(find_duplicates(_items(qa_validated)))
+def qa_no_duplicates(context: dg.AssetCheckExecutionContext, qa_validated) -> dg.AssetCheckResult:
+    sets = _own(qa_validated, context)
+    return _result([f"{key}: {f}" for key, v in sets.items() for f in find_duplicates(_items(v))])
 
 
 @dg.asset_check(asset=qa_validated, blocking=False, description="each of the 8 task types is present")
-def qa_task_coverage(qa_validated) -> dg.AssetCheckResult:
-    sets = qa_validated if isinstance(qa_validated, dict) else {"": qa_validated}
+def qa_task_coverage(context: dg.AssetCheckExecutionContext, qa_validated) -> dg.AssetCheckResult:
+    sets = _own(qa_validated, context)
     missing = sorted({t for v in sets.values() for t in find_missing_tasks(_items(v))})
     return _result([f"missing task: {t}" for t in missing], severity=dg.AssetCheckSeverity.WARN,
                    tasks_present=len(TASKS) - len(missing))
@@ -89,5 +104,15 @@ def benchmark_integrity(benchmark: Benchmark) -> dg.AssetCheckResult:
     return _result(findings, questions=len(benchmark.items))
 
 
+@dg.asset_check(asset=benchmark, blocking=False,
+                description="no question text repeats across projects (the retrieval workspace is shared)")
+def benchmark_cross_project_duplicates(benchmark: Benchmark) -> dg.AssetCheckResult:
+    projects: dict[str, set[str]] = {}
+    for item in benchmark.items:
+        projects.setdefault(normalize(item.q), set()).add(item.project)
+    findings = [f"{sorted(p)}: {q[:60]}" for q, p in projects.items() if len(p) > 1]
+    return _result(findings, severity=dg.AssetCheckSeverity.WARN)
+
+
 QA_CHECKS = [qa_no_leak, qa_evidence_ids_exist, qa_answerable_have_evidence, qa_no_duplicates, qa_task_coverage,
-             benchmark_integrity]
+             benchmark_integrity, benchmark_cross_project_duplicates]

@@ -53,7 +53,7 @@ def _welcome(ctx: GenContext) -> list[QAItem]:
         kind = "welcome email" if record.source == "email" else f"welcome message in {channel_ref(record.channel)}" \
             if record.channel else "welcome message"
         for rid in event.recipients[:1] or [ctx.index.org.late_joiner_id]:
-            q = f"Who sent {ctx.index.first_name(rid)}'s {kind}?"
+            q = f"Who sent {ctx.index.person_name(rid)}'s {kind}?"
             made = _author_item(ctx, "attribution.welcome", q, event.actor, event.id, f"the {kind}")
             if made:
                 out.append(made)
@@ -90,7 +90,7 @@ def _decisions(ctx: GenContext) -> list[QAItem]:
         events = ctx.index.events_of({"decision"}, ref=decision.id)
         if not events:
             continue
-        q = f"Who made the decision '{decision.title.rstrip('.')}'?"
+        q = f"Who made the {ctx.index.org.project_codename} decision '{decision.title.rstrip('.')}'?"
         made = _author_item(ctx, "attribution.decision", q, decision.decided_by, events[0].id, "the decision")
         if made:
             out.append(made)
@@ -102,7 +102,7 @@ def _invented(ctx: GenContext) -> list[QAItem]:
     for fact in ctx.index.plan.invented:
         events = ctx.index.events_of({"invented_fact"}, ref=fact.id)
         if events:
-            q = f"Who reported the team's {fact.name} measurement?"
+            q = f"Who reported the {ctx.index.org.project_codename} team's {fact.name} measurement?"
             made = _author_item(ctx, "attribution.invented", q, events[0].actor, events[0].id, f"the {fact.name}")
             if made:
                 out.append(made)

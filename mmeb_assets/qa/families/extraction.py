@@ -18,7 +18,8 @@ def _cells(ctx: GenContext) -> list[QAItem]:
     out = []
     cells = sorted(clean_cells(ctx), key=lambda c: stable_rank(ctx.seed, "ext", c[0].id, c[1]))
     for item, col, value in cells[:MAX_CELLS]:
-        record = cell_record(ctx, item, value)
+        visual = stable_rank(ctx.seed, "ext-visual", item.id, col) % 3 == 0
+        record = (cell_record(ctx, item, value, prefer_visual=True) if visual else None) or cell_record(ctx, item, value)
         if record is None:
             continue
         q = value_question(item, col)
@@ -26,7 +27,8 @@ def _cells(ctx: GenContext) -> list[QAItem]:
         out.append(draft(
             ctx, "extraction", "extraction.cell", q, with_unit(value, row_unit(item)) if is_year(col) else value,
             value=value, unit=unit, evidence=[record.id],
-            steps=[(f"Find the record reporting {item_phrase(item)}{on_dataset(item)}.", [record.id]),
+            steps=[(f"Find the {'page or image' if record.modality == 'visual' else 'record'} reporting "
+                    f"{item_phrase(item)}{on_dataset(item)}.", [record.id]),
                    (f"Read its {col}: {value}.", [record.id])],
             derivation=Derivation(kind="lookup", operands=[value], result=value, fact_key=f"{item.id}:{col}"),
         ))
@@ -75,7 +77,7 @@ def _invented(ctx: GenContext) -> list[QAItem]:
         if record is None:
             continue
         answer = f"{fact.value} {fact.unit}".strip()
-        q = f"What {fact.name} did the team measure?"
+        q = f"What {fact.name} did the {ctx.index.org.project_codename} team measure?"
         out.append(draft(
             ctx, "extraction", "extraction.invented", q, answer, value=fact.value, unit=fact.unit,
             evidence=[record.id],
