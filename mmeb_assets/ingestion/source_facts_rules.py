@@ -100,20 +100,27 @@ def config_facts(document: SourceDocument) -> list[ConfigFact]:
     return list(unique.values())[:20]
 
 
+def _clean_word(word: str) -> str:
+    return re.sub(r"[@\d]+", "", word).strip(",;:()[].%")
+
+
 def claim_label(sentence: str, value: str) -> str:
-    """A value-free noun phrase for what the leading number measures: words just before it (or after)."""
+    """A value-free noun phrase for what the leading number measures: the words just before it
+    (back to the nearest function word), else the words after it; digits are removed."""
     index = sentence.find(value)
-    before = [w.strip(",;:()") for w in sentence[:index].split()][-5:]
-    after = [w.strip(",;:().") for w in sentence[index + len(value):].split()][:4]
-    for words in (before, after):
-        words = [w for w in words if w and not DIGIT.search(w) and w not in {"%", "ms"}]
-        while words and words[0].lower() in STOP:
-            words = words[1:]
-        while words and words[-1].lower() in STOP:
-            words = words[:-1]
-        if words:
-            return " ".join(words)
-    return "reported value"
+    before = [_clean_word(w) for w in re.split(r"[:;,]", sentence[:index])[-1].split()][-6:]
+    after = [_clean_word(w) for w in sentence[index + len(value):].split()][:4]
+    while before and (not before[-1] or before[-1].lower() in STOP):
+        before.pop()
+    phrase: list[str] = []
+    for word in reversed(before):
+        if not word or word.lower() in STOP or len(phrase) == 4:
+            break
+        phrase.insert(0, word)
+    if not phrase:
+        phrase = [w for w in after if w and w.lower() not in STOP][:3]
+    label = " ".join(phrase)
+    return label if label and not DIGIT.search(label) else "reported value"
 
 
 def claims(document: SourceDocument) -> list[Claim]:
