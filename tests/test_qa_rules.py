@@ -158,3 +158,19 @@ def test_mix_follows_configuration(items, index):
     assert len(chosen) + len(rest) == len(kept)
     only_er, _ = select_mix(kept, {"ER": 1.0, "CR": 0.0, "UNS": 0.0}, 20, SEED)
     assert achieved_mix(only_er)["ER"] >= 0.7
+
+
+def test_as_of_inside_a_slip_window_is_flagged(items, index):
+    """Between a slip and its correction, 'what was it' has two readings: the rule drops it."""
+    fact = index.plan.evolving_facts[0]          # 18:00 (initial) -> 20:00 (correction) -> change
+    assert fact.versions[1].cause == "correction"
+    inside = fact.versions[0].time + (fact.versions[1].time - fact.versions[0].time) / 2
+    assert not [i for i in items if i.derivation and i.derivation.kind == "version_at"
+                and i.derivation.boundary_time == inside]
+    template = next(i for i in items if i.generator == "rules:temporal.as_of" and i.derivation.fact_key == fact.id)
+    planted = template.model_copy(update={
+        "gold": Gold(answer=fact.versions[0].value, value=fact.versions[0].value),
+        "derivation": template.derivation.model_copy(update={"boundary_time": inside,
+                                                             "operands": [fact.versions[0].value]})})
+    done = validate_item(planted, index)
+    assert done.validation.decision == "drop" and done.validation.category == "ambiguous_question"

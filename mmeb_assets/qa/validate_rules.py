@@ -178,6 +178,9 @@ def _competing(item: QAItem, index: ProjectIndex) -> str | None:
             current = fact.value_at(d.boundary_time)
             if current is not None and current.value != (item.gold.value or ""):
                 return current.value
+            later = [v for v in fact.versions if v.time > d.boundary_time]
+            if d.kind == "version_at" and later and later[0].cause == "correction":
+                return later[0].value   # the stated value was a slip corrected later: two readings
         return None
     versions = set(d.competing_values)
     item_id, _, col = d.fact_key.partition(":")
@@ -235,7 +238,9 @@ def stage3_audit(item: QAItem, index: ProjectIndex, s1: StageVerdict, s2: StageV
     competing = _competing(item, index)
     if competing is not None:
         d = item.derivation
-        if d.kind in ("version_at", "version_before"):
+        fact = next((f for f in index.plan.evolving_facts if f.id == d.fact_key), None)
+        in_force = fact.value_at(d.boundary_time) if fact is not None and d.boundary_time else None
+        if d.kind in ("version_at", "version_before") and in_force is not None and in_force.value == competing:
             return verdict("fix", "gold_wrong", f"the version in force at the named time is {competing!r}",
                            Fix(gold_answer=competing, gold_value=competing, note="gold set to the version in force"))
         return verdict("drop", "ambiguous_question", f"another version {competing!r} also fits the wording")

@@ -48,8 +48,8 @@ def _as_of(ctx, fact, records) -> list[QAItem]:
     for i in range(len(fact.versions) - 1):
         current, nxt = fact.versions[i], fact.versions[i + 1]
         moment = _boundary(current, nxt)
-        if moment is None or current.value == nxt.value:
-            continue
+        if moment is None or current.value == nxt.value or nxt.cause == "correction":
+            continue   # inside a slip window "what was it" has two readings (stated vs. true)
         if fact.value_at(moment) != current:
             continue
         q = f"As of {when(moment)}, what was the {fact.subject}?"
