@@ -191,6 +191,8 @@ class Event(BaseModel):
     title: str = Field(default="", description="e-mail subject, Notion page, meeting or log title")
     reply_to: str = Field(default="", description="event id this one answers or reacts to")
     visible_to: list[str] = Field(default=[], description="person ids who can see it (late joiner only after joining)")
+    draft: str = Field(default="", description="ready-to-use message in the actor's voice: every must_contain "
+                                               "value verbatim, no must_not_contain value")
 
 
 DocKind = Literal["report", "deck", "notion_tracker", "chart_image", "table_image", "seed_figure", "run_log"]

@@ -6,7 +6,7 @@ from mmeb_assets.partitions import seed_partitions_def
 from mmeb_assets.schema.source import SourceFacts
 from mmeb_assets.schema.workspace import EventPlan, Organization
 from mmeb_assets.simulation.assets import event_plan, organization
-from mmeb_assets.simulation.checks_content import check_decisions, check_documents, check_evolving
+from mmeb_assets.simulation.checks_content import check_decisions, check_documents, check_drafts, check_evolving
 from mmeb_assets.simulation.checks_org import check_organization
 from mmeb_assets.simulation.checks_plan import check_access, check_errors, check_order, check_references
 
@@ -64,5 +64,11 @@ def plan_facts_decisions(event_plan: EventPlan, source_facts: SourceFacts, organ
                   severity=dg.AssetCheckSeverity.WARN)
 
 
-ASSET_CHECKS = [organization_valid, plan_references, plan_order, plan_errors, plan_access, plan_documents,
+@dg.asset_check(asset=event_plan, partitions_def=seed_partitions_def, blocking=True,
+                description="each event's draft message: must-contain values verbatim, no forbidden or image-only value")
+def plan_drafts(event_plan: EventPlan):
+    return result(check_drafts(event_plan))
+
+
+ASSET_CHECKS = [plan_drafts, organization_valid, plan_references, plan_order, plan_errors, plan_access, plan_documents,
                 plan_facts_decisions]

@@ -117,6 +117,24 @@ def check_decisions(facts: SourceFacts, org: Organization, plan: EventPlan) -> l
     return out
 
 
+def check_drafts(plan: EventPlan) -> list[str]:
+    """Every event's draft writes its must_contain values verbatim; no draft or summary writes a value
+    it must not contain, nor any image-only value."""
+    out = []
+    pixel = {v for d in plan.documents for v in d.pixel_only_values}
+    for e in plan.events:
+        if not e.draft.strip():
+            out.append(f"{e.id}: empty draft")
+        missing = [m for m in e.must_contain if m not in e.draft]
+        if missing:
+            out.append(f"{e.id}: draft lacks {missing}")
+        for text, name in ((e.draft, "draft"), (e.summary, "summary")):
+            leaked = [v for v in [*e.must_not_contain, *pixel] if v and v in text]
+            if leaked:
+                out.append(f"{e.id}: {name} writes {leaked}, which it must not contain")
+    return out
+
+
 def check_plan(facts: SourceFacts, org: Organization, plan: EventPlan) -> dict[str, list[str]]:
     from mmeb_assets.simulation.checks_plan import check_access, check_errors, check_order, check_references
     return {
@@ -127,4 +145,5 @@ def check_plan(facts: SourceFacts, org: Organization, plan: EventPlan) -> dict[s
         "documents": check_documents(plan),
         "evolving": check_evolving(plan),
         "decisions": check_decisions(facts, org, plan),
+        "drafts": check_drafts(plan),
     }

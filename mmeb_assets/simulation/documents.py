@@ -129,7 +129,7 @@ class DocumentPlanner:
         fact = self.invented[0]
         lo = float(fact.value.replace(",", "")) * 0.8
         hi = float(fact.value.replace(",", "")) * 1.25
-        decimals = len(fact.value.split(".")[1]) if "." in fact.value else 0
+        decimals = max(1, len(fact.value.split(".")[1]) if "." in fact.value else 0)
         days = min(self.config.days, 5)
         values = {f"day {k + 1}": fmt_number(self.rng, lo, hi, decimals) for k in range(days - 1)}
         values[f"day {days}"] = fact.value

@@ -74,7 +74,8 @@ class ErrorPlanner:
         out = []
         for item in self.items.values():
             if item.kind in kinds and self.frac(item.completed_at) < latest:
-                out += [(item, col) for col in numeric_cells(item) if f"{item.id}:{col}" not in self.used_targets]
+                out += [(item, col) for col in numeric_cells(item) if f"{item.id}:{col}" not in self.used_targets
+                        and len(item.values[col]) >= 3]
         return out
 
     def target(self, kind: str, latest: float) -> tuple[str, str, float] | None:

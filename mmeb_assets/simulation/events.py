@@ -7,6 +7,7 @@ from datetime import datetime
 
 from mmeb_assets.schema.workspace import Event, Organization
 from mmeb_assets.simulation.config import SimulationConfig
+from mmeb_assets.simulation.phrasing import voiced
 from mmeb_assets.simulation.timeline import after
 
 
@@ -25,6 +26,7 @@ class Pending:
     attachment: str | None = None
     title: str = ""
     reply_to: str = ""
+    core: str = ""
 
 
 class EventBook:
@@ -68,10 +70,15 @@ class EventBook:
         ids = {p.key: f"ev_{n:04d}" for n, (_, p) in enumerate(ordered, start=1)}
         events = []
         for n, (_, p) in enumerate(ordered, start=1):
+            core = p.core or (p.summary + ("" if p.summary.endswith(".") else "."))
+            missing = [m for m in p.must if m not in core]
+            if missing:
+                core += " (" + ", ".join(missing) + ")"
             events.append(Event(
                 id=f"ev_{n:04d}", time=p.time, actor=p.actor, kind=p.kind, where=p.where, summary=p.summary,
-                must_contain=p.must, must_not_contain=[v for v in p.must_not if v not in p.must], refs=p.refs,
+                must_contain=p.must, must_not_contain=[v for v in p.must_not if len(v) >= 3 and not any(v in m for m in p.must)], refs=p.refs,
                 recipients=p.recipients, attachment=p.attachment, title=p.title,
                 reply_to=ids.get(p.reply_to, ""),
-                visible_to=self.visible_to(p.where, p.actor, p.recipients, p.time)))
+                visible_to=self.visible_to(p.where, p.actor, p.recipients, p.time),
+                draft=voiced(self.org.person(p.actor), core, self.rng, p.where)))
         return events

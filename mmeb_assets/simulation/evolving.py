@@ -73,6 +73,8 @@ class EvolvingPlanner:
         subject, values = spec
         n = 3 if self.rng.random() < 0.5 else 2
         fracs = sorted(self.rng.uniform(lo, hi) for _ in range(n))
+        for i in range(1, n):
+            fracs[i] = max(fracs[i], fracs[i - 1] + 0.02)
         notes = ["Starting point for the week.", "Changed after this week's numbers came in.",
                  "Settled after the review."]
         vs = [_v(self.config, f, channel, speaker if i != 1 else self.org.lead_id, values[i], notes[i],

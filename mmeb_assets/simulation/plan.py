@@ -1,6 +1,8 @@
 """Orchestrates one project's week: schedule -> errors -> evolving facts -> decisions -> documents -> events."""
 from __future__ import annotations
 
+import re
+
 from mmeb_assets.provenance import code_version, make_provenance
 from mmeb_assets.schema.source import SourceFacts
 from mmeb_assets.schema.workspace import EventPlan, InventedFact, Organization, PlanItem
@@ -57,10 +59,16 @@ def describe_target(items: list[PlanItem], invented: list[InventedFact]):
     return describe
 
 
-def pixel_only(docs, events_must: set[str]) -> dict[str, list[str]]:
+PIXEL_VALUE = re.compile(r"^[\w%$€£+\-]*\d[\w.,%$€£+\-/ ]*$")
+
+
+def pixel_only(docs, texts: list[str]) -> dict[str, list[str]]:
+    """Image-only values that no text of the plan writes; junk strings (e.g. ', 0') are dropped."""
     out = {}
+    blob = "\n".join(texts)
     for d in docs:
-        keep = [v for v in d.pixel_only_values if not any(v in m for m in events_must)]
+        cleaned = [v.strip(" ,;:") for v in d.pixel_only_values]
+        keep = [v for v in dict.fromkeys(cleaned) if len(v) >= 3 and PIXEL_VALUE.match(v) and v not in blob]
         d.pixel_only_values = keep
         if keep:
             out[d.id] = keep
@@ -109,7 +117,10 @@ def build_event_plan_rules(facts: SourceFacts, org: Organization, *, random_seed
     scripted.decision_events(book, decisions)
     chatter.meetings_and_emails(book, anchors, items, docs, evolving, errors)
     fill_traffic(book, items, errors, ch, config)
-    hidden = pixel_only(docs, {m for p in book.pending for m in p.must})
+    texts = [t for p in book.pending for t in (*p.must, p.core, p.summary)]
+    texts += [i.label for i in items] + [d.title for d in docs] + [org.project_sentence, org.tagline]
+    texts += [v.value for f in evolving for v in f.versions] + [x.body + x.rationale for x in decisions]
+    hidden = pixel_only(docs, texts)
     scripted.document_events(book, docs, hidden)
     events = book.finish()
     seed_id = org.seed_id

@@ -22,7 +22,9 @@ def item_events(book: EventBook, items: list[PlanItem], errors: list[ScriptedErr
     for it in items:
         book.add(f"result:{it.id}", it.completed_at, it.owner, "result_posted", channels["results"],
                  f"{org.person(it.owner).first_name} posts the result of {it.label}: {_fmt_values(it.values)}",
-                 must=list(it.values.values()), refs=[it.id] + ([logs[it.id].id] if it.id in logs else []))
+                 must=list(it.values.values()), refs=[it.id] + ([logs[it.id].id] if it.id in logs else []),
+                 core=book.rng.choice(["{l} is done: {v}.", "Numbers for {l}: {v}.", "Finished {l} - {v}."]).format(
+                     l=it.label, v=_fmt_values(it.values)))
         errs = wrong_by_item.get(it.id, [])
         values = dict(it.values)
         if errs:
@@ -33,11 +35,13 @@ def item_events(book: EventBook, items: list[PlanItem], errors: list[ScriptedErr
             book.add(f"notion:{it.id}", when, e.slipped_by if e.slipped_by != org.late_joiner_id else org.pm_id,
                      "notion_update", "notion", f"Results log entry for {it.label} copied from the recap, "
                      f"{col} entered as {e.wrong_value}", must=list(values.values()), must_not=[e.correct_value],
-                     refs=[it.id, e.id], title=f"Results log: {it.label}")
+                     refs=[it.id, e.id], title=f"Results log: {it.label}",
+                     core=f"Results log - {it.label}: {_fmt_values(values)}. Source: recap in #{e.slip_channel}.")
         else:
             book.add(f"notion:{it.id}", book.later(it.completed_at, 1.0 + book.rng.random() * 2.5), org.pm_id,
                      "notion_update", "notion", f"Results log entry for {it.label}: {_fmt_values(values)}",
-                     must=list(values.values()), refs=[it.id], title=f"Results log: {it.label}")
+                     must=list(values.values()), refs=[it.id], title=f"Results log: {it.label}",
+                     core=f"Results log - {it.label}: {_fmt_values(values)}. Owner: {org.person(it.owner).name}.")
 
 
 def error_events(book: EventBook, errors: list[ScriptedError], lag_h: float, describe) -> None:
@@ -45,21 +49,27 @@ def error_events(book: EventBook, errors: list[ScriptedError], lag_h: float, des
     for e in errors:
         what = describe(e.target)
         book.add(f"slip:{e.id}", e.slipped_at, e.slipped_by, "error_slipped", e.slip_channel,
-                 f"{org.person(e.slipped_by).first_name} restates {what} as {e.wrong_value} (it is {e.correct_value}; "
-                 f"{e.kind.replace('_', ' ')})", must=[e.wrong_value], must_not=[e.correct_value], refs=[e.id, e.target])
+                 f"{org.person(e.slipped_by).first_name} restates {what} as {e.wrong_value} "
+                 f"({e.kind.replace('_', ' ')} slip)", must=[e.wrong_value], must_not=[e.correct_value], refs=[e.id, e.target],
+                 core=book.rng.choice(["Recap for the summary: {w} is {x}.", "Noting down {w}: {x}.",
+                                       "For the write-up, {w} = {x}."]).format(w=what, x=e.wrong_value))
         dm = e.notice_channel.startswith("dm-")
         book.add(f"notice:{e.id}", e.noticed_at, e.noticed_by, "error_noticed", e.notice_channel,
                  f"{org.person(e.noticed_by).first_name} questions the {e.wrong_value} for {what}"
                  + (" in a DM" if dm else ""), must=[e.wrong_value], refs=[e.id, e.target],
-                 recipients=[e.slipped_by] if dm else [], reply_to=f"slip:{e.id}" if not dm else "")
+                 recipients=[e.slipped_by] if dm else [], reply_to=f"slip:{e.id}" if not dm else "",
+                 core=f"Wait, is {e.wrong_value} right for {what}? That does not match what I have.")
         book.add(f"fix:{e.id}", e.fixed_at, e.slipped_by, "correction", e.fix_channel,
                  f"{org.person(e.slipped_by).first_name} corrects {what}: {e.wrong_value} -> {e.correct_value}",
-                 must=[e.wrong_value, e.correct_value], refs=[e.id, e.target], reply_to=f"slip:{e.id}")
+                 must=[e.wrong_value, e.correct_value], refs=[e.id, e.target], reply_to=f"slip:{e.id}",
+                 core=f"Correction: {what} is {e.correct_value}, not {e.wrong_value}. My mistake ({e.wrong_value} -> "
+                      f"{e.correct_value}).")
         notion_at = book.later(e.fixed_at, lag_h)
         book.add(f"notion-fix:{e.id}", notion_at, org.pm_id, "notion_update", "notion",
                  f"Notion entry for {what} updated from {e.wrong_value} to {e.correct_value}, "
                  f"{lag_h:g} working hours after the Slack correction",
-                 must=[e.correct_value, e.wrong_value], refs=[e.id, e.target], title=f"Results log: {what}")
+                 must=[e.correct_value, e.wrong_value], refs=[e.id, e.target], title=f"Results log: {what}",
+                 core=f"Updated: {what} = {e.correct_value} (was {e.wrong_value}, corrected in #{e.fix_channel}).")
 
 
 def invented_events(book: EventBook, invented: list[InventedFact], errors: list[ScriptedError]) -> None:
@@ -67,13 +77,16 @@ def invented_events(book: EventBook, invented: list[InventedFact], errors: list[
     for f in invented:
         book.add(f"inv:{f.id}", f.time, f.owner, "invented_fact", f.channel,
                  f"{book.org.person(f.owner).first_name} reports the {f.name}: {f.display}",
-                 must=[f.display], refs=[f.id])
+                 must=[f.display], refs=[f.id],
+                 core=book.rng.choice(["Measured the {n}: {d}.", "The {n} came out at {d}.", "Got the {n}: {d}."]).format(
+                     n=f.name, d=f.display))
         e = wrong.get(f.id)
         shown = e.wrong_value if e else f.display
         when = book.later(e.slipped_at, 0.3) if e else book.later(f.time, 1.5)
         book.add(f"notion:{f.id}", when, book.org.pm_id, "notion_update", "notion",
                  f"Operations metrics page: {f.name} {shown}", must=[shown], refs=[f.id] + ([e.id] if e else []),
-                 title="Operations metrics")
+                 title="Operations metrics", core=f"Operations metrics - {f.name}: {shown}. Owner: "
+                                                  f"{book.org.person(f.owner).name}.")
 
 
 def evolving_events(book: EventBook, facts: list[EvolvingFact], lag_h: float) -> None:
@@ -82,24 +95,27 @@ def evolving_events(book: EventBook, facts: list[EvolvingFact], lag_h: float) ->
         for n, v in enumerate(f.versions):
             book.add(f"evo:{f.id}:{n}", v.time, v.speaker, "fact_update" if n else "status_update", v.channel,
                      f"{org.person(v.speaker).first_name} states the {f.subject}: {v.value}. {v.note}",
-                     must=[v.value], refs=[f.id])
+                     must=[v.value], refs=[f.id], core=_version_core(f.subject, v))
         first, last = f.versions[0], f.versions[-1]
         book.add(f"notion-evo:{f.id}:0", book.later(first.time, 2.0), org.pm_id, "notion_update", "notion",
                  f"Status board: {f.subject} = {first.value}", must=[first.value], refs=[f.id],
-                 title=f"Status board: {f.subject}")
+                 title=f"Status board: {f.subject}", core=f"Status board - {f.subject}: {first.value}.")
         end = book.later(last.time, lag_h)
         if len(f.versions) > 1 and end < org.window_end:
             book.add(f"notion-evo:{f.id}:1", end, org.pm_id, "notion_update", "notion",
                      f"Status board: {f.subject} updated to {last.value}", must=[last.value], refs=[f.id],
-                     title=f"Status board: {f.subject}")
+                     title=f"Status board: {f.subject}", core=f"Status board - {f.subject}: {last.value}.")
 
 
 def decision_events(book: EventBook, decisions: list[Decision]) -> None:
     for d in decisions:
         book.add(f"dec:{d.id}", d.time, d.decided_by, "decision", d.channel,
-                 f"Decision: {d.title}. {d.body} Why: {d.rationale}", must=d.cites, refs=[d.id])
+                 f"Decision: {d.title}. {d.body} Why: {d.rationale}", must=d.cites, refs=[d.id],
+                 core=f"Decision: {d.title}. {d.body} Why: {d.rationale}")
         book.add(f"notion-dec:{d.id}", book.later(d.time, 1.2), book.org.pm_id, "notion_update", "notion",
-                 f"Decision log: {d.title} - {d.rationale}", must=d.cites, refs=[d.id], title="Decision log")
+                 f"Decision log: {d.title} - {d.rationale}", must=d.cites, refs=[d.id], title="Decision log",
+                 core=f"Decision log - {d.title}. {d.body} Rationale: {d.rationale} Decided by "
+                      f"{book.org.person(d.decided_by).name}.")
 
 
 def document_events(book: EventBook, docs: list[DocumentPlan], pixel_values: dict[str, list[str]]) -> None:
@@ -110,13 +126,29 @@ def document_events(book: EventBook, docs: list[DocumentPlan], pixel_values: dic
         if d.kind == "notion_tracker":
             book.add(f"doc:{d.id}", d.time, d.author, "notion_update", "notion",
                      f"{who} updates the {d.title} (version {d.version})", refs=[d.id, *d.item_ids],
-                     attachment=d.id, title=d.title, must_not=hidden)
+                     attachment=d.id, title=d.title, must_not=hidden, core=f"{d.title} updated (version {d.version}).")
         elif d.kind == "run_log":
             book.add(f"doc:{d.id}", d.time, d.author, "log_written", "files", f"{d.filename} written by the run",
-                     refs=[d.id, *d.item_ids], attachment=d.id, title=d.filename)
+                     refs=[d.id, *d.item_ids], attachment=d.id, title=d.filename, core=f"{d.filename} written.")
         else:
             state = (" (corrected)" if d.version > 1 else "") + (
                 "; later results marked pending" if d.pending_item_ids else "")
             book.add(f"doc:{d.id}", book.later(d.time, 0.05), d.author, "document_posted", d.where,
                      f"{who} shares {d.title} v{d.version}{state}", refs=[d.id, *d.error_ids_shown_wrong],
-                     attachment=d.id, title=d.title, must_not=hidden)
+                     attachment=d.id, title=d.title, must_not=hidden, core=_doc_core(d))
+
+
+def _version_core(subject: str, v) -> str:
+    if v.cause == "initial":
+        return f"Setting this down: the {subject} is {v.value}. {v.note}"
+    if v.cause == "correction":
+        return f"Correction on the {subject}: it is {v.value}. {v.note}"
+    return f"Update on the {subject}: now {v.value}. {v.note}"
+
+
+def _doc_core(d: DocumentPlan) -> str:
+    what = {"report": "the report", "deck": "the deck", "chart_image": "a chart", "table_image": "a table image",
+            "seed_figure": "a figure"}.get(d.kind, d.kind)
+    extra = " Later results are marked pending." if d.pending_item_ids else ""
+    fixed = " This version has the corrections in." if d.version > 1 and d.reflects_corrections else ""
+    return f"Sharing {what}: {d.title} (v{d.version}), see attachment.{extra}{fixed}"

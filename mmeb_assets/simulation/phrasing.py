@@ -1,0 +1,58 @@
+"""Each person's voice: wraps a first-person core message without touching its values.
+
+The core carries every value verbatim; a voice only adds an opening, a closing or a layout, none of
+which contains a digit, so MUST CONTAIN / MUST NOT CONTAIN hold by construction.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+
+from mmeb_assets.schema.workspace import Person
+from mmeb_assets.simulation.names import VOICES
+
+STYLES = {
+    "terse": (["", "", "fyi: ", "quick one: "], ["", "", " - that's it", ""]),
+    "warm": (["Hi all! ", "Good news, ", "Thanks everyone - ", "Hey team, "], [" :tada:", " Thanks!", " :slightly_smiling_face:", ""]),
+    "formal": (["Good morning, all. ", "Dear colleagues, ", "For the record: ", ""],
+               [" Kind regards.", " Please let me know of any concerns.", " Thank you.", ""]),
+    "bullets": (["Update:\n- ", "Summary:\n- ", "Notes:\n- ", "- "], ["", "\n- next: follow-up in the thread", "", ""]),
+    "hedging": (["I think ", "If I read it right, ", "Not fully sure, but ", "Could be wrong, but "],
+                [" - can someone double-check?", " (happy to be corrected)", "?", " - does that match what you see?"]),
+    "brisk": (["", "Heads up: ", "Action: ", "Done: "], [" Moving on.", " Owners, please pick it up.", "", " Next item."]),
+    "chatty": (["So - ", "Okay, so ", "Small update from my side - ", "Right, "],
+               [" (took a bit longer than I hoped)", " - more in the thread", ", anyway, back to it", ""]),
+}
+
+
+def style_key(person: Person) -> str:
+    for key, description in VOICES:
+        if description == person.voice:
+            return key
+    keys = sorted(STYLES)
+    return keys[int(hashlib.sha256(person.voice.encode()).hexdigest(), 16) % len(keys)]
+
+
+def lower_first(text: str) -> str:
+    """Lower-case the first letter only when it starts an ordinary word (never a name or a value)."""
+    word = text.split(" ", 1)[0]
+    if word in ("I", "We", "The", "Our", "Quick", "Correction:", "Heads", "Starting", "Small", "Posting",
+                "Sharing", "Decision:", "Today", "Thanks", "Nice", "Question:", "Looks", "Welcome", "Got",
+                "Sure,", "Can", "Wait,") and word != "I":
+        return text[0].lower() + text[1:]
+    return text
+
+
+def voiced(person: Person, core: str, rng: random.Random, where: str) -> str:
+    """The message as this person would write it in a Slack channel or DM."""
+    if where in ("notion", "files", "meeting"):
+        return core
+    if where == "email":
+        return f"Hi,\n\n{core}\n\nBest,\n{person.first_name}"
+    key = style_key(person)
+    openings, closings = STYLES[key]
+    opening, closing = rng.choice(openings), rng.choice(closings)
+    body = lower_first(core) if opening and not opening.endswith("\n- ") and opening not in ("- ",) else core
+    if key == "terse":
+        body = body.rstrip(".")
+    return f"{opening}{body}{closing}".strip()
