@@ -83,7 +83,15 @@ def rules_decisions(org: Organization, items: list[PlanItem], invented: list[Inv
             body=f"The {budget.subject} stays at {ver.value} until delivery.",
             rationale=f"Changing it again would put the delivery date at risk, so we keep {ver.value}.",
             decided_by=pm, at=_slot(config, to_frac(config, ver.time) + 0.005), channel="leads", cites=[ver.value]))
-    rng.shuffle(out)
+    for kind, verb in (("name", "Ship under the name"), ("deadline", "Hold the date")):
+        fact = next((f for f in evolving if f.kind == kind), None)
+        if fact is None:
+            continue
+        ver = fact.versions[-1]
+        out.append(DecisionDraft(
+            id="", title=f"{verb} {ver.value}", body=f"The {fact.subject} is {ver.value}.",
+            rationale=f"Everyone has been using it since the last update, so we settle on {ver.value}.",
+            decided_by=pm, at=_slot(config, to_frac(config, ver.time) + 0.007), channel="leads", cites=[ver.value]))
     out = sorted(out[:config.n_decisions], key=lambda d: (d.at.day, d.at.time))
     for n, d in enumerate(out, start=1):
         d.id = f"dec_{n:02d}"
