@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from mmeb_assets.qa import unanswerable
 from mmeb_assets.qa.evidence import ProjectIndex
-from mmeb_assets.qa.families import attribution, conflict, extraction, numeric, temporal
+from mmeb_assets.qa.families import attribution, conflict, extraction, facts, numeric, temporal
 from mmeb_assets.qa.families.base import GenContext
 from mmeb_assets.qa.text import normalize
 from mmeb_assets.schema import TASKS, QAItem
@@ -13,8 +13,10 @@ TASK_ABBR = {"extraction": "ext", "attribution": "att", "computation": "cmp", "c
              "unanswerable": "uns"}
 FAMILIES = (
     ("extraction", extraction.generate), ("attribution", attribution.generate),
-    ("computation", numeric.computation), ("comparison", numeric.comparison),
-    ("interpretation", numeric.interpretation), ("cross_source_conflict", conflict.generate),
+    ("computation", numeric.computation), ("computation", facts.computation),
+    ("comparison", numeric.comparison), ("comparison", facts.comparison),
+    ("interpretation", numeric.interpretation), ("interpretation", facts.interpretation),
+    ("cross_source_conflict", conflict.generate),
     ("temporal_conflict", temporal.generate),
 )
 

@@ -63,6 +63,16 @@ def fmt(number: Decimal, places: int) -> str:
     return "0" if text in ("-0", "-0.0") else text
 
 
+def fmt_like(number: Decimal, places: int, *examples: str) -> str:
+    """`fmt`, with thousands separators when the recorded operands use them ('1,500')."""
+    text = fmt(number, places)
+    if not any("," in e for e in examples):
+        return text
+    sign, _, rest = text.rpartition("-") if text.startswith("-") else ("", "", text)
+    whole, dot, frac = rest.partition(".")
+    return f"{'-' if text.startswith('-') else ''}{int(whole):,}{dot}{frac}"
+
+
 def numbers_in(text: str) -> list[str]:
     return [tok for tok in NUMBER.findall(text or "")]
 

@@ -1,17 +1,42 @@
 """Extraction: one value stated explicitly in a message, a tracker, a page, or only inside an image."""
 from __future__ import annotations
 
+from collections import Counter
+
 from mmeb_assets.qa.families.base import (
     is_year, row_unit, series_phrase, with_unit,
     GenContext, cell_record, clean_cells, draft, item_phrase, on_dataset, stable_rank, unit_of, value_question,
 )
+from mmeb_assets.qa.text import is_numeric_cell
 from mmeb_assets.schema import Derivation, QAItem
 
 MAX_CELLS = 10
 
 
 def generate(ctx: GenContext) -> list[QAItem]:
-    return _cells(ctx) + _pictures(ctx) + _invented(ctx)
+    cells = _cells(ctx)
+    return cells + (_text_cells(ctx) if len(cells) < MAX_CELLS // 2 else []) + _pictures(ctx) + _invented(ctx)
+
+
+def _text_cells(ctx: GenContext) -> list[QAItem]:
+    """Non-numeric cells (names, codes, categories) for projects whose tables hold few numbers."""
+    index, out = ctx.index, []
+    cells = [(item, col, cell.strip()) for item in index.plan.items for n, (col, cell) in enumerate(item.values.items())
+             if cell.strip() and not is_numeric_cell(cell) and f"{item.id}:{col}" not in index.errors_by_target
+             and cell.strip().lower() not in item.label.lower()]
+    values = Counter(v for _, _, v in cells)
+    cells = [c for c in cells if values[c[2]] == 1]
+    for item, col, value in sorted(cells, key=lambda c: stable_rank(ctx.seed, "text-cell", c[0].id, c[1]))[:MAX_CELLS]:
+        record = cell_record(ctx, item, value)
+        if record is None:
+            continue
+        q = f"What {col} is recorded for {item_phrase(item)}?"
+        out.append(draft(
+            ctx, "extraction", "extraction.text_cell", q, value, value=value, evidence=[record.id],
+            steps=[(f"Find the record about {item_phrase(item)}.", [record.id]), (f"Its {col} is {value}.", [record.id])],
+            derivation=Derivation(kind="lookup", operands=[value], result=value, fact_key=f"{item.id}:{col}"),
+        ))
+    return out
 
 
 def _cells(ctx: GenContext) -> list[QAItem]:
