@@ -81,7 +81,7 @@ STANDUP = ["{who} plans the day around {label}", "{who} is on {label} today", "{
 STANDUP_CORE = ["Today I am on {label}.", "Plan for today: {label}, then reviews.", "Picking up {label} next.",
                 "Prepping {label} this morning.", "Going through yesterday's notes, then {label}."]
 REACT = ["{who} reacts to {label}", "{who} asks a follow-up on {label}", "{who} thanks {owner} for {label}"]
-REACT_CORE = ["Nice, {label} looks solid.", "Thanks {owner}! Does {label} hold on the held-out split too?",
+REACT_CORE = ["Nice, {label} looks solid.", "Thanks {owner}! Is {label} final or still moving?",
               "Looks good - adding {label} to the tracker.", "Interesting. Any surprises in {label}?",
               "Great work on {label}, {owner}."]
 

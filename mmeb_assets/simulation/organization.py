@@ -27,7 +27,7 @@ def _internal_name(facts: SourceFacts, codename: str, archetype: str) -> str:
     method = facts.textual.method_name.strip()
     if archetype == "research_lab" and method and len(method) <= 24 and re.fullmatch(r"[\w\- .+]+", method):
         return method
-    return f"{codename} {'model' if archetype == 'analysis_firm' else 'engine'}"
+    return codename if archetype == "analysis_firm" else f"{codename} engine"
 
 
 def _owns(role_key: str, role: str, facts: SourceFacts, t: dict, steps: list[str], k: int) -> str:
@@ -118,8 +118,8 @@ def rules_org_draft(facts: SourceFacts, archetype: str, *, random_seed: int, con
                  if archetype == "research_lab" else
                  f"commissioned analyses and indicator dashboards for public bodies and operators"),
         project_codename=codename,
-        project_sentence=(f"This week the team finishes the {codename} {t['V_deliverable']}: the internal "
-                          f"{t['V_system_word']} {internal}, {what_it_does}, for {customer}."),
+        project_sentence=(f"This week the team finishes the {codename} {t['V_deliverable']} on the internal "
+                          f"{t['V_system_word']} {internal} ({what_it_does}) for {customer}."),
         internal_model_name=internal,
         customer_name=customer,
         customer_contact=contact,

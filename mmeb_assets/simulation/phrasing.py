@@ -33,14 +33,16 @@ def style_key(person: Person) -> str:
     return keys[int(hashlib.sha256(person.voice.encode()).hexdigest(), 16) % len(keys)]
 
 
+TEMPLATE_STARTS = {"Numbers", "Finished", "Measured", "Got", "Noting", "For", "Recap", "Update", "Setting",
+                   "Correction", "Correction:", "Please", "Sharing", "Decision:", "Today", "Thanks", "Nice", "Quick",
+                   "Looks", "Wait,", "Interesting.", "Great", "Plan", "Picking", "Prepping", "Going", "That's",
+                   "Good", "Wrapping", "Sure,", "Yes", "Can", "Are", "Where", "Want", "Saw", "The"}
+
+
 def lower_first(text: str) -> str:
-    """Lower-case the first letter only when it starts an ordinary word (never a name or a value)."""
+    """Lower-case the first letter only when it starts one of our own template words (never a value)."""
     word = text.split(" ", 1)[0]
-    if word in ("I", "We", "The", "Our", "Quick", "Correction:", "Heads", "Starting", "Small", "Posting",
-                "Sharing", "Decision:", "Today", "Thanks", "Nice", "Question:", "Looks", "Welcome", "Got",
-                "Sure,", "Can", "Wait,") and word != "I":
-        return text[0].lower() + text[1:]
-    return text
+    return text[0].lower() + text[1:] if word in TEMPLATE_STARTS else text
 
 
 def voiced(person: Person, core: str, rng: random.Random, where: str) -> str:
@@ -52,7 +54,10 @@ def voiced(person: Person, core: str, rng: random.Random, where: str) -> str:
     key = style_key(person)
     openings, closings = STYLES[key]
     opening, closing = rng.choice(openings), rng.choice(closings)
+    if where.startswith("dm-") and opening in ("Hi all! ", "Hey team, ", "Thanks everyone - ", "Good morning, all. ",
+                                               "Dear colleagues, ", "Good news, "):
+        opening = ""
     body = lower_first(core) if opening and not opening.endswith("\n- ") and opening not in ("- ",) else core
-    if key == "terse":
+    if key == "terse" or closing.startswith(("?", " -", ",", " (")):
         body = body.rstrip(".")
     return f"{opening}{body}{closing}".strip()
