@@ -198,3 +198,14 @@ def test_dagster_assets_and_checks_materialize(mmeb_home):
     evaluations = result.get_asset_check_evaluations()
     assert len(evaluations) == len(CHECKS) and all(e.passed for e in evaluations)
     assert (project / "records.jsonl").exists() and (project / "workspace_stats.json").exists()
+
+
+def test_bad_input_names_the_field(tmp_path):
+    from mmeb_assets.records.render import RecordsInputError
+
+    project = tmp_path / "projects" / SEED
+    project.mkdir(parents=True)
+    facts, org, plan = sample_inputs(SEED, project)
+    broken = plan.model_copy(update={"events": [plan.events[0].model_copy(update={"actor": "nobody"})]})
+    with pytest.raises(RecordsInputError, match=r"events\[.*\]\.actor: unknown person 'nobody'"):
+        render_records(facts, org, broken, project, random_seed=1)

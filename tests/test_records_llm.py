@@ -41,6 +41,7 @@ class ScriptedModel:
         self.ctx = RenderContext(facts=facts, org=org, plan=plan, project_dir=project, random_seed=3)
         self.events = {e.id: e for e in plan.events}
         self.slack_calls = self.review_calls = self.report_calls = 0
+        self.planted = False
 
     def __call__(self, request: dict) -> str:
         system, user = request["messages"][0]["content"], request["messages"][-1]["content"]
@@ -63,7 +64,8 @@ class ScriptedModel:
         ids = [m.group(1) for m in EVENT_LINE.finditer(user.split("Today's scripted events", 1)[1])]
         messages = [{"event_id": i, "time": self.events[i].time.strftime("%H:%M"), "actor": self.events[i].actor,
                      "text": "LLM: " + message_text(self.ctx, self.events[i])} for i in ids]
-        if self.slack_calls == 1 and len(messages) > 1:
+        if not self.planted and len(messages) > 1:
+            self.planted = True
             messages = messages[1:]  # planted fault: one event left without a message
         return json.dumps({"messages": messages})
 

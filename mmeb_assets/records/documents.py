@@ -97,7 +97,8 @@ def image_draft(ctx: RenderContext, doc: DocumentPlan, event_ids: list[str]) -> 
     path = doc_path(ctx, doc, "images", ".png")
     if doc.kind == "chart_image" and doc.values:
         save_png(bar_chart(doc.title, list(doc.values), list(doc.values.values())), path)
-        caption = f"Chart: {doc.title}" + (f" ({doc.description})" if doc.description else "")
+        caption = f"Chart: {doc.title}." + (f" {doc.description[0].upper()}{doc.description[1:]}."
+                                             if doc.description else "")
     elif doc.kind == "chart_image":
         cols = numeric_columns(ctx.plan, doc.item_ids)
         if not cols:

@@ -31,8 +31,9 @@ def _welcome_body(ctx: RenderContext, event: Event) -> str:
     chans = [c for c in org.channels if joiner in c.members and c.access != "dm"]
     chan_lines = "\n".join(f"- #{c.id}: {c.purpose}" for c in chans)
     state = "\n".join(f"- {s}: {v}" for s, v in evolving_state(ctx.plan, event.time))
-    body = (f"Hi {name},\n\nWelcome to {org.company_name}! You are joining the {org.project_codename} project "
-            f"({org.project_sentence}) on {org.product}. Our internal system is called {org.internal_model_name}.\n\n"
+    sentence = org.project_sentence.strip().rstrip(".")
+    body = (f"Hi {name},\n\nWelcome to {org.company_name}! You are joining the {org.project_codename} project. "
+            f"{sentence}. Our product is {org.product}; the internal system is called {org.internal_model_name}.\n\n"
             f"Who is who:\n{team}\n\nYou have been added to:\n{chan_lines}\n\n"
             f"Milestones: {org.milestone_a.name} ({org.milestone_a.due:%a %b %d %H:%M}) and "
             f"{org.milestone_b.name} ({org.milestone_b.due:%a %b %d %H:%M}).")

@@ -103,7 +103,10 @@ def compose(ctx: RenderContext, event: Event) -> list[P]:
     if kind == "invented_fact":
         inv = next((i for i in ctx.plan.invented if i.id in event.refs), None)
         if inv:
-            return [(f"Measured {inv.name}: ", False), *_cols_for(ctx, event), (f" ({inv.rationale}).", False)]
+            why = inv.rationale.strip().rstrip(".")
+            why = why[0].lower() + why[1:] if why else ""
+            return [(f"Measured {inv.name}: ", False), *_cols_for(ctx, event),
+                    (f". Why it matters: {why}." if why else ".", False)]
     if kind == "document_posted" and event.attachment:
         doc = ctx.document(event.attachment)
         if doc:
