@@ -102,3 +102,45 @@ def test_checks_pass_on_materialized_set(built):
         assert not find_missing_evidence(qa_set.items) and not find_missing_tasks(qa_set.items)
         assert not find_unknown_evidence(qa_set.items, {r.id for r in records.records})
     assert len(QA_CHECKS) == 7
+
+
+def test_same_inputs_give_byte_identical_question_files(tmp_path):
+    key = seed_partitions_def.get_partition_keys()[0]
+    outputs = []
+    for run in ("a", "b"):
+        home = tmp_path / run
+        result = dg.materialize([organization_stub, event_plan_stub, records_stub, qa_items, qa_validated],
+                                resources=resources(home), partition_key=key)
+        assert result.success
+        outputs.append((home / "projects" / key / "questions.jsonl").read_bytes())
+    assert outputs[0] == outputs[1] and outputs[0]
+
+
+def test_llm_validator_config_runs_all_stages_over_http(tmp_path):
+    from openai_test_server import OpenAITestServer
+
+    def handler(payload):
+        system = payload["messages"][0]["content"]
+        if "ONLY the records" in system:
+            return json.dumps({"answer": "see records", "knowable": True, "reason": ""})
+        if "grade one candidate" in system:
+            return json.dumps({"asked_object": "x", "verdict": "match", "cause": "none", "reason": ""})
+        return json.dumps({"verdict": "pass", "category": "none", "evidence_sufficient": True})
+
+    key = seed_partitions_def.get_partition_keys()[0]
+    with OpenAITestServer(handler) as server:
+        llm = LLMResource(backend="openai", base_url=server.base_url, model="test-model", api_key="x",
+                          use_cache=False, home=str(tmp_path))
+        res = {**resources(tmp_path), "llm": llm}
+        result = dg.materialize([organization_stub, event_plan_stub, records_stub, qa_items, qa_validated],
+                                resources=res, partition_key=key,
+                                run_config={"ops": {"qa_items": {"config": {"llm_generation": False}}}})
+        assert result.success
+        n_requests = len(server.requests)
+    from mmeb_resources.io_manager import _load
+
+    qa_set = _load(tmp_path / "projects" / key / "qa_validated.json")
+    answerable = [i for i in qa_set.items + qa_set.dropped]
+    assert n_requests >= 3 * len([i for i in answerable if i.validation.decision != "drop"]) > 0
+    assert qa_set.provenance.generator == "openai:test-model"
+    assert all({s.validator for s in i.validation.stages} == {"rules", "openai:test-model"} for i in qa_set.items)
