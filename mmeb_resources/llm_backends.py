@@ -144,7 +144,8 @@ class VLLMBackend:
     name = "vllm"
 
     def __init__(self, model: str, model_path: str = "", max_model_len: int | None = None,
-                 gpu_memory_utilization: float = 0.9, limit_images: int = 16):
+                 gpu_memory_utilization: float = 0.9, limit_images: int = 16, engine_kwargs: dict | None = None):
+        self.engine_kwargs = dict(engine_kwargs or {})
         self.model = model
         self.model_path = model_path or model
         self.max_model_len = max_model_len
@@ -164,7 +165,9 @@ class VLLMBackend:
                                       "limit_mm_per_prompt": {"image": self.limit_images}}
             if self.max_model_len:
                 kwargs["max_model_len"] = self.max_model_len
-            self._llm = LLM(**kwargs)
+            if self.limit_images <= 0:
+                kwargs.pop("limit_mm_per_prompt")
+            self._llm = LLM(**{**kwargs, **self.engine_kwargs})
         return self._llm
 
     def complete_many(self, requests: list[tuple[list[dict], dict]]) -> list[Completion]:

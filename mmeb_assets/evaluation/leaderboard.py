@@ -63,8 +63,12 @@ def describe(runs: list[Run], missing: list[str]) -> tuple[dict[str, int], dict[
     if text_only:
         notes.append("Text-only (images not passed; visual records as stored text): " + ", ".join(text_only))
     retrievers = sorted({r.answers.retriever for r in runs})
-    notes.append("Retrieval: " + ", ".join(retrievers) + " (Recall@k is the retrieval stage's 'overall' "
-                 "evidence recall over answerable questions).")
+    sources = sorted({r.answers.recall_source for r in runs if r.answers.recall_source})
+    source = {"retrievals": "the retrieval stage's 'overall' evidence recall",
+              "computed": "mean per-question share of gold evidence in the top k"}
+    notes.append("Retrieval: " + ", ".join(retrievers) + "; Recall@k over answerable questions = " +
+                 " / ".join(source.get(s, s) for s in sources) + ". Answers are computed with one retriever at a "
+                 "time (MMEB_EVAL_RETRIEVER); Table 7 shows every retriever the stored answers used.")
     if missing:
         notes.append("Not yet materialized: " + ", ".join(missing))
     return sampled, agreement, notes
