@@ -156,3 +156,15 @@ def test_prompts_load():
     for name in ("textual", "visual"):
         template = load_prompt("source_facts", name)
         assert template.hash and template.variables
+
+
+def test_rules_visual_reads_vector_figure_text(tmp_path):
+    """A vector chart carries its labels and values as PDF text: read them without any hint."""
+    pdf = write_demo_seed("lumen-vision", tmp_path / "lumen.pdf")
+    doc = ingest_pdf(pdf, tmp_path / "out", "lumen-vision")
+    spec = demo_seed_spec("lumen-vision").figures[0]
+    visual = RulesSourceFacts().extract(doc).visual[0]
+    assert visual.text_labels == spec.text_labels
+    assert visual.key_numbers == spec.key_numbers
+    pairs = {(f.fact, f.value) for f in visual.image_only_facts}
+    assert ("value printed for 64 tok", "61.7") in pairs and len(pairs) == 4

@@ -19,6 +19,7 @@ RENDER_DPI = 150
 MIN_GRAPHIC_SIDE = 12.0
 MAX_CAPTION_GAP = 60.0
 JOIN_GAP = 18.0
+TEXT_JOIN_GAP = 24.0
 
 Rect = tuple[float, float, float, float]
 
@@ -87,13 +88,20 @@ def figure_region(page: pymupdf.Page, caption: Caption, taken: list[Rect]) -> tu
             group.append(g)
             changed = True
     box = _union([g[0] for g in group])
-    for x0, y0, x1, y1, text, _n, block_type in page.get_text("blocks"):
-        lines = [line for line in text.splitlines() if line.strip()]
-        short = lines and max(len(line.split()) for line in lines) <= 8 and not text.strip().endswith(".")
-        inside_caption = _near((x0, y0, x1, y1), cap, -1)
-        if block_type == 0 and short and not inside_caption and _near((x0, y0, x1, y1), box, 6):
-            if caption.vertical or ((y0 < cap[1]) if side_above else (y0 >= cap[1])):
-                box = _union([box, (x0, y0, x1, y1)])  # labels and titles drawn as text around the graphic
+    blocks = [b for b in page.get_text("blocks") if b[6] == 0]
+    grown = True
+    while grown:  # labels and titles drawn as text around the graphic, repeatedly (a title above values)
+        grown = False
+        for x0, y0, x1, y1, text, _n, _type in blocks:
+            rect = (x0, y0, x1, y1)
+            lines = [line for line in text.splitlines() if line.strip()]
+            short = lines and max(len(line.split()) for line in lines) <= 8 and not text.strip().endswith(".")
+            within_column = x0 >= box[0] - TEXT_JOIN_GAP and x1 <= box[2] + TEXT_JOIN_GAP
+            same_side = caption.vertical or ((y0 < cap[1]) if side_above else (y0 >= cap[1]))
+            if (short and within_column and same_side and not _near(rect, cap, -1) and _near(rect, box, TEXT_JOIN_GAP)
+                    and _union([box, rect]) != box):
+                box = _union([box, rect])
+                grown = True
     raster_area = sum((r[2] - r[0]) * (r[3] - r[1]) for r, k in group if k == "raster")
     kind = "raster" if raster_area >= 0.5 * (box[2] - box[0]) * (box[3] - box[1]) else "vector"
     pad = 2.0
