@@ -144,3 +144,13 @@ def test_llm_validator_config_runs_all_stages_over_http(tmp_path):
     assert n_requests >= 3 * len([i for i in answerable if i.validation.decision != "drop"]) > 0
     assert qa_set.provenance.generator == "openai:test-model"
     assert all({s.validator for s in i.validation.stages} == {"rules", "openai:test-model"} for i in qa_set.items)
+
+
+def test_cli_prints_statistics(built, capsys):
+    from mmeb_assets.cli import main
+
+    home, keys = built
+    assert main(["questions", "--file", str(home / "benchmark" / "questions.jsonl"), "--table", "table3c_questions",
+                 "--csv"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Category,# Q,Share" and out[-1].startswith("Total,")

@@ -1,0 +1,31 @@
+"""`mmeb questions`: print the benchmark's statistics tables from the question files on disk."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def _cmd_questions(args: argparse.Namespace) -> int:
+    from mmeb_assets.qa.export import read_questions_jsonl
+    from mmeb_assets.qa.stats import compute_statistics
+    from mmeb_resources.storage import default_home
+
+    path = Path(args.file) if args.file else default_home() / "benchmark" / "questions.jsonl"
+    if not path.exists():
+        print(f"no question file at {path} (materialize the 'benchmark' asset first, e.g. `mmeb demo`)")
+        return 1
+    items = read_questions_jsonl(path)
+    projects = sorted({i.project for i in items})
+    stats = compute_statistics(items, projects)
+    for table in stats.tables:
+        if not args.table or table.name in args.table:
+            print(table.to_csv() if args.csv else table.to_markdown())
+    return 0
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("questions", help="statistics of the benchmark questions (paper Tables 2-5)")
+    parser.add_argument("--file", help="a questions.jsonl (default: <home>/benchmark/questions.jsonl)")
+    parser.add_argument("--table", action="append", help="only this table (e.g. table3c_questions); repeatable")
+    parser.add_argument("--csv", action="store_true", help="print CSV instead of markdown")
+    parser.set_defaults(func=_cmd_questions)
