@@ -209,3 +209,19 @@ def test_bad_input_names_the_field(tmp_path):
     broken = plan.model_copy(update={"events": [plan.events[0].model_copy(update={"actor": "nobody"})]})
     with pytest.raises(RecordsInputError, match=r"events\[.*\]\.actor: unknown person 'nobody'"):
         render_records(facts, org, broken, project, random_seed=1)
+
+
+def test_corpus_stats_over_partitions(mmeb_home):
+    """The unpartitioned Table 3 (b) asset reads every seed's records that exist."""
+    from mmeb_assets.partitions import seed_partitions_def
+    from mmeb_assets.records.assets import workspace_stats_corpus
+    from mmeb_resources.io_manager import PydanticJsonIOManager
+
+    rs = _render(mmeb_home)[0]
+    envelope = {"model": "mmeb_assets.schema.records.RecordSet", "data": rs.model_dump(mode="json")}
+    (mmeb_home / "projects" / SEED / "records.json").write_text(json.dumps(envelope), encoding="utf-8")
+    upstream = dg.AssetSpec("records", partitions_def=seed_partitions_def)
+    result = dg.materialize([upstream, workspace_stats_corpus], resources={"io_manager": PydanticJsonIOManager()})
+    assert result.success
+    stats = json.loads((mmeb_home / "benchmark" / "workspace_stats_corpus.json").read_text())["data"]
+    assert stats["projects"] == [SEED] and stats["retrieval_records"] == len(rs.records)

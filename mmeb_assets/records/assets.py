@@ -72,6 +72,18 @@ def workspace_stats(context: dg.AssetExecutionContext, records: RecordSet) -> Wo
     return stats
 
 
+@dg.asset(ins={"records": dg.AssetIn("records")}, code_version=code_version("records"), group_name="records",
+          description="Table 3 (b) over every project of the manifest that has records (the shared workspace).")
+def workspace_stats_corpus(context: dg.AssetExecutionContext, records) -> WorkspaceStats:
+    sets = records if isinstance(records, dict) else {records.seed_id: records}
+    ordered = [sets[k] for k in sorted(sets)]
+    stats = compute_stats(ordered, make_provenance("corpus", "records", "rules", code=code_version("records"),
+                                                   inputs=[rs.provenance.inputs_hash for rs in ordered]))
+    context.add_output_metadata({"table": dg.MetadataValue.md(stats.markdown()), "projects": len(ordered),
+                                 "retrieval_records": stats.retrieval_records})
+    return stats
+
+
 def _result(findings: list[str], severity=dg.AssetCheckSeverity.ERROR) -> dg.AssetCheckResult:
     return dg.AssetCheckResult(passed=not findings, severity=severity,
                                metadata={"findings": len(findings),
@@ -119,5 +131,5 @@ def records_scale(records: RecordSet) -> dg.AssetCheckResult:
     return _result(C.check_scale(records), severity=dg.AssetCheckSeverity.WARN)
 
 
-ASSETS = [records, workspace_stats]
+ASSETS = [records, workspace_stats, workspace_stats_corpus]
 CHECKS = [records_structure, records_event_messages, records_access, records_values, records_files, records_scale]

@@ -68,7 +68,11 @@ def _flowables(block: Block, assets: dict[str, Path], styles) -> list:
                 Spacer(1, 6)]
     if block.kind == "table":
         data = [[Paragraph(escape(c), body) for c in row] for row in [block.header] + block.rows]
-        table = Table(data, hAlign="LEFT", repeatRows=1)
+        cols = max(len(block.header), 1)
+        width = A4[0] - 4 * cm
+        first = width * (0.34 if cols > 2 else 0.5)
+        widths = [first] + [(width - first) / max(cols - 1, 1)] * (cols - 1) if cols > 1 else [width]
+        table = Table(data, hAlign="LEFT", repeatRows=1, colWidths=widths)
         table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, colors.grey),
                                    ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e1e8f4"))]))
         return [table, Spacer(1, 8)]
