@@ -152,5 +152,5 @@ def test_cli_prints_statistics(built, capsys):
     home, keys = built
     assert main(["questions", "--file", str(home / "benchmark" / "questions.jsonl"), "--table", "table3c_questions",
                  "--csv"]) == 0
-    out = capsys.readouterr().out.splitlines()
+    out = [line for line in capsys.readouterr().out.splitlines() if line]
     assert out[0] == "Category,# Q,Share" and out[-1].startswith("Total,")
