@@ -42,6 +42,8 @@ def check_organization(org: Organization) -> list[str]:
     for field in ("company_name", "tagline", "product", "project_sentence"):
         if BANNED.search(getattr(org, field)):
             problems.append(f"{field} mentions a publication")
+        if re.search(r"\d", getattr(org, field)):
+            problems.append(f"{field} must not carry numbers (they would leak results before they are scheduled)")
     return problems
 
 

@@ -20,7 +20,7 @@ CORE_ROLES = {
                       ("other", "Visualisation specialist")],
 }
 JOINER_ROLE = {"research_lab": "Junior ML engineer", "analysis_firm": "Junior analyst"}
-SIZES = ["14-person", "22-person", "35-person", "48-person", "60-person"]
+SIZES = ["fourteen-person", "twenty-person", "thirty-five-person", "fifty-person", "small"]
 
 
 def _internal_name(facts: SourceFacts, codename: str, archetype: str) -> str:
@@ -107,9 +107,10 @@ def rules_org_draft(facts: SourceFacts, archetype: str, *, random_seed: int, con
     internal = _internal_name(facts, codename, archetype)
     city, size = rng.choice(names.CITIES), rng.choice(SIZES)
     what = ("applied-ML studio" if archetype == "research_lab" else "research and analysis consultancy")
-    domain_work = facts.domain or facts.textual.task_summary[:60] or "its domain"
+    domain_work = re.sub(r"\s*\d[\d\-–/.,]*", "", facts.domain or facts.textual.task_summary[:60]).strip() or "its domain"
     what_it_does = facts.textual.one_sentence.rstrip(".")
-    if BANNED.search(what_it_does) or len(what_it_does) > 160:
+    if BANNED.search(what_it_does) or len(what_it_does) > 160 or re.search(r"\d", what_it_does):
+        # a number here would leak a result before it is scheduled
         what_it_does = f"applied to {domain_work.lower()}"
     return OrgDraft(
         company_name=company,
