@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from mmeb_assets.schema.workspace import Person
 
 OPENERS = {
-    "terse": ["", "", "fyi", "heads up", "ok"],
+    "terse": ["", "", "fyi -", "heads up -", "ok -"],
     "warm": ["Hi all!", "Hey team!", "Quick one, friends:", "Hey everyone!"],
     "formal": ["Update:", "For the record:", "Status note:", "Please note:"],
     "plain": ["", "Update -", "Quick update:", ""],
@@ -49,6 +49,13 @@ FOLLOWUPS = {
 }
 
 
+HEDGES = [" I think, but please double-check.", " If I'm reading it right.", " Does that match what you see?"]
+ASIDES = [" (side note: I'll keep the tracker in sync)", " — this is the number we'd quote externally",
+          " — more once I've double-checked the setup"]
+BRISK = [" Owner: me.", " Next: review by end of day.", " Action: please sanity-check.", " Next step is on me."]
+LABELS = ["Status:", "Result:", "Note:", "Update:"]
+
+
 @dataclass(frozen=True)
 class VoiceStyle:
     person_id: str
@@ -56,6 +63,11 @@ class VoiceStyle:
     lowercase: bool
     emoji: str
     seed: int
+    hedge: bool = False       # cautious: asks for confirmation
+    aside: bool = False       # chatty: dashes and asides
+    brisk: bool = False       # direct: owners and next steps
+    labelled: bool = False    # structured: starts with a label
+    greets: bool = True
 
     def rng(self, salt: str) -> random.Random:
         digest = hashlib.sha256(f"{self.seed}:{self.person_id}:{salt}".encode()).hexdigest()
@@ -91,6 +103,10 @@ class VoiceStyle:
             closer = closer if self.rng("lc:" + salt).random() < 0.1 else ""
         if dm and any(w in opener.lower() for w in ("all", "team", "everyone", "friends")):
             opener = ""
+        if not self.greets:
+            opener = ""
+        if not light:
+            body, opener, closer = self._habits(body, opener, closer, salt)
         if self.lowercase:
             opener, closer = opener.lower(), closer.lower()
         pieces = [p for p in (opener, body, closer) if p]
@@ -100,11 +116,25 @@ class VoiceStyle:
         return text
 
 
+    def _habits(self, body: str, opener: str, closer: str, salt: str) -> tuple[str, str, str]:
+        """The person's writing habits beyond the register (from their voice description)."""
+        roll = self.rng("habit:" + salt).random()
+        if self.labelled:
+            opener = self.pick(LABELS, "label:" + salt)
+        if self.hedge and roll < 0.6:
+            closer = self.pick(HEDGES, "hedge:" + salt).strip()
+        if self.aside and roll < 0.5:
+            body = body.rstrip(".") + self.pick(ASIDES, "aside:" + salt) + "."
+        if self.brisk and roll < 0.6:
+            closer = self.pick(BRISK, "brisk:" + salt).strip()
+        return body, opener, closer
+
+
 def _register(voice: str) -> str:
     v = voice.lower()
-    if any(w in v for w in ("terse", "short", "blunt", "clipped", "brief", "minimal")):
+    if any(w in v for w in ("terse", "blunt", "clipped", "minimal", "brisk")):
         return "terse"
-    if any(w in v for w in ("formal", "precise", "careful", "measured", "polite", "structured")):
+    if any(w in v for w in ("formal", "precise", "careful", "measured", "polite")):
         return "formal"
     if any(w in v for w in ("warm", "friendly", "enthusias", "cheer", "upbeat", "chatty")):
         return "warm"
@@ -121,5 +151,9 @@ def style_for(person: Person, seed: int) -> VoiceStyle:
     emoji = ""
     if "emoji" in v:
         emoji = ["🙂", "🚀", "✅", "📈"][len(person.id) % 4]
-    return VoiceStyle(person_id=person.id, register=register, lowercase="lowercase" in v,
-                      emoji=emoji, seed=seed)
+    return VoiceStyle(person_id=person.id, register=register, lowercase="lowercase" in v, emoji=emoji, seed=seed,
+                      hedge=any(w in v for w in ("cautious", "hedge", "unsure", "asks clarifying")),
+                      aside=any(w in v for w in ("aside", "dashes", "explains context", "chatty")),
+                      brisk=any(w in v for w in ("brisk", "action items", "direct")),
+                      labelled=any(w in v for w in ("structured", "bullet", "labels")),
+                      greets=not any(w in v for w in ("no greeting", "no greetings")))
