@@ -9,7 +9,29 @@ from mmeb_assets.schema import Derivation, QAItem
 
 
 def generate(ctx: GenContext) -> list[QAItem]:
-    return _results(ctx) + _welcome(ctx) + _noticed(ctx) + _decisions(ctx) + _invented(ctx) + _documents(ctx)
+    return (_results(ctx) + _welcome(ctx) + _noticed(ctx) + _decisions(ctx) + _invented(ctx) + _documents(ctx)
+            + _customer_emails(ctx))
+
+
+def _customer_emails(ctx: GenContext) -> list[QAItem]:
+    """Who wrote an e-mail to (or from) the customer on a given day, when only one such e-mail exists that day."""
+    index, out = ctx.index, []
+    emails = index.events_of({"customer_email"})
+    per_day = Counter(e.time.date() for e in emails)
+    contact = index.org.customer.contact
+    for event in emails:
+        if per_day[event.time.date()] != 1:
+            continue
+        day = f"{event.time:%a} {event.time:%b} {event.time.day}"
+        if event.actor == "customer" or index.person_name(event.actor) == contact:
+            q = f"Who at {index.org.customer.name} e-mailed the team on {day}?"
+        else:
+            q = f"Who e-mailed {contact} of {index.org.customer.name} on {day}?"
+        made = _author_item(ctx, "attribution.customer_email", q, event.actor, event.id, "the customer e-mail")
+        if made:
+            made.boundary = day
+            out.append(made)
+    return out[:2]
 
 
 def _author_item(ctx: GenContext, family: str, q: str, person_id: str, event_id: str, what: str) -> QAItem | None:
