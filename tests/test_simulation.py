@@ -159,6 +159,14 @@ def test_error_fixed_before_noticed_fails(world):
     assert any("slipped_at < noticed_at < fixed_at" in p for p in check_errors(plan))
 
 
+def test_slip_before_the_value_exists_fails(world):
+    facts, org, plan = _copy(world)
+    err = next(e for e in plan.errors if ":" in e.target)
+    item = next(i for i in plan.items if i.id == err.target.split(":")[0])
+    item.completed_at = err.slipped_at + timedelta(minutes=10)
+    assert any("before" in p and err.id in p for p in check_errors(plan))
+
+
 def test_slip_without_its_wrong_value_fails(world):
     facts, org, plan = _copy(world)
     slip = next(e for e in plan.events if e.kind == "error_slipped")

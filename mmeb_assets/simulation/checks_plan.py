@@ -133,6 +133,9 @@ def check_errors(plan: EventPlan) -> list[str]:
         if not err.slipped_at < err.noticed_at < err.fixed_at:
             out.append(f"{err.id}: needs slipped_at < noticed_at < fixed_at")
         out += _kind_problems(plan, err)
+        known = _known_at(plan, err.target)
+        if known is not None and err.slipped_at < known:
+            out.append(f"{err.id}: slipped at {err.slipped_at}, before {err.target} is known ({known})")
         steps = [("error_slipped", err.slipped_by, err.slipped_at, err.slip_channel, [err.wrong_value]),
                  ("error_noticed", err.noticed_by, err.noticed_at, err.notice_channel, [err.wrong_value]),
                  ("correction", None, err.fixed_at, err.fix_channel, [err.wrong_value, err.correct_value])]
@@ -150,6 +153,14 @@ def check_errors(plan: EventPlan) -> list[str]:
         if slip and err.correct_value in slip.must_contain:
             out.append(f"{err.id}: the slip already states the correct value")
     return out
+
+
+def _known_at(plan: EventPlan, target: str):
+    for f in plan.invented:
+        if f.id == target:
+            return f.time
+    item = next((i for i in plan.items if i.id == target.split(":")[0]), None)
+    return item.completed_at if item else None
 
 
 def _kind_problems(plan: EventPlan, err) -> list[str]:
