@@ -241,3 +241,22 @@ def test_bad_organization_fails(world):
     dm.members = list(reversed(dm.members)) + [org.lead_id]
     problems = check_organization(org)
     assert any("restricted" in p for p in problems) and any("DM" in p for p in problems)
+
+
+def test_cli_writes_both_files_and_reports_checks(tmp_path, capsys):
+    import argparse
+    import json
+
+    from mmeb_assets.simulation.cli import register
+
+    facts_path = tmp_path / "source_facts.json"
+    facts_path.write_text(sample_analysis_facts().model_dump_json())
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    args = parser.parse_args(["simulate", str(facts_path), "--out", str(tmp_path / "out"), "--random-seed", "4"])
+    assert args.func(args) == 0
+    plan = json.loads((tmp_path / "out" / "event_plan.json").read_text())
+    assert plan["provenance"]["random_seed"] == 4 and plan["events"]
+    assert "drafts: ok" in capsys.readouterr().out
+    bad = parser.parse_args(["simulate", str(tmp_path / "missing.json"), "--out", str(tmp_path / "x")])
+    assert bad.func(bad) == 2
