@@ -45,6 +45,15 @@ def _index(plan: EventPlan, org: Organization, records: RecordSet) -> ProjectInd
     return ProjectIndex(plan=plan, org=org, records=records)
 
 
+def _preview_md(items, n: int = 8) -> str:
+    def cell(text: str, limit: int) -> str:
+        return text[:limit].replace("|", "/")
+
+    rows = "".join(f"| {i.id} | {i.task} | {cell(i.q, 90)} | {cell(i.gold.answer, 50)} | {len(i.evidence)} |\n"
+                   for i in items[:n])
+    return "| id | task | question | gold | evidence |\n|---|---|---|---|---|\n" + rows
+
+
 def _task_md(items) -> str:
     counts = Counter(i.task for i in items)
     return "| task | n |\n|---|---|\n" + "".join(f"| {t} | {counts.get(t, 0)} |\n" for t in TASKS)
@@ -84,6 +93,7 @@ def qa_validated(context: dg.AssetExecutionContext, config: QAValidationConfig, 
                                  inputs={"qa_items": content_hash(qa_items), "mix": config.mix(),
                                          "target": config.target_per_project})
     path = write_questions_jsonl(storage.project_dir(seed) / "questions.jsonl", selected)
+    write_questions_jsonl(storage.project_dir(seed) / "questions_dropped.jsonl", dropped)
     qa_set = QASet(seed_id=seed, provenance=provenance, items=selected, dropped=dropped,
                    n_candidates=len(qa_items.items), unselected=[i.id for i in left_out], target_mix=config.mix())
     drops = Counter(i.validation.category for i in dropped)
@@ -92,6 +102,7 @@ def qa_validated(context: dg.AssetExecutionContext, config: QAValidationConfig, 
         "questions_jsonl": str(path), "mix": dg.MetadataValue.json(achieved_mix(selected)),
         "by_task": dg.MetadataValue.md(_task_md(selected)),
         "drop_categories": dg.MetadataValue.json(dict(sorted(drops.items()))),
+        "preview": dg.MetadataValue.md(_preview_md(selected[::max(1, len(selected) // 8)])),
     })
 
 
