@@ -29,12 +29,12 @@ def ingest_pdf(path: Path, out_dir: Path, seed_id: str, title: str | None = None
     doc = open_pdf(path)
     try:
         pages, captions = read_pages(doc)
-        tables = extract_tables(path, doc, captions)
-        figures = extract_figures(doc, captions, out_dir)
         exclude: dict[int, list] = {}
-        for item in [*tables, *figures]:
-            if item.bbox:
-                exclude.setdefault(item.page, []).append(item.bbox)
+        tables = extract_tables(path, doc, captions, regions=exclude)
+        figures = extract_figures(doc, captions, out_dir)
+        for figure in figures:
+            if figure.bbox:
+                exclude.setdefault(figure.page, []).append(figure.bbox)
         claims = numeric_claims(pages, exclude)
         sha = file_hash(path)
         document = SourceDocument(

@@ -67,6 +67,8 @@ def claims_in_sentence(sentence: str, page: int) -> list[NumericClaim]:
         before = sentence[:match.start()]
         if REFERENCE_BEFORE.search(before) or re.search(r"\[\s*[\d,\s]*$", before):
             continue  # 'Table 2', 'Section 3', citation brackets
+        if sentence[match.end():match.end() + 1] == ":":
+            continue  # a numbered label ('Part 1:', 'GOVERN 1.5:'), not a measured value
         unit = _unit_after(sentence, match.end())
         if YEAR_RE.match(value) and not unit:
             continue  # years are dates ('in 2025', '(2019)'), not measured values
@@ -92,8 +94,10 @@ def numeric_claims(pages: list[PageText], exclude: dict[int, list[tuple]]) -> li
             if block.kind != "text" or _inside(block.bbox, skip) or len(block.text) < 25:
                 continue
             lines = block.text.splitlines()
-            if sum(1 for line in lines if re.search(r"\s\d{1,3}$", line)) >= max(3, len(lines) // 2):
-                continue  # a table of contents
+            numbered = sum(1 for line in lines if re.search(r"(^|\s)[\d.]{1,6}$", line.strip()))
+            toc_entry = len(lines) <= 3 and re.fullmatch(r"\d{1,4}", lines[-1].strip() or "x")
+            if toc_entry or (numbered >= 2 and numbered >= 0.4 * len(lines)):
+                continue  # a table of contents (section numbers and page numbers on their own)
             for sentence in sentences(block.text):
                 if len(sentence.split()) >= 5 and not re.search(r"(\.\s?){4,}", sentence):
                     claims.extend(claims_in_sentence(sentence, page.page))

@@ -334,7 +334,9 @@ def _to_table(caption: Caption, cand: Candidate) -> Table:
     )
 
 
-def extract_tables(path: Path, doc: pymupdf.Document, captions: list[Caption]) -> list[Table]:
+def extract_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
+                   regions: dict[int, list] | None = None) -> list[Table]:
+    """Tables by number; `regions` (if given) receives page -> boxes of every part, continued ones too."""
     table_caps = [c for c in captions if c.kind == "table"]
     candidates: list[Candidate] = []
     for page_no in sorted({c.page for c in table_caps}):
@@ -348,6 +350,8 @@ def extract_tables(path: Path, doc: pymupdf.Document, captions: list[Caption]) -
             log.warning("%s: no table grid found for %r on page %d", path, cap.text[:60], cap.page)
             continue
         part = _to_table(cap, chosen[cap])
+        if regions is not None and part.bbox:
+            regions.setdefault(cap.page, []).append(part.bbox)
         if cap.number in tables:
             first = tables[cap.number]
             rows = [r for r in part.rows if r != first.header] if len(part.header) == len(first.header) else part.rows
