@@ -174,3 +174,16 @@ def test_as_of_inside_a_slip_window_is_flagged(items, index):
                                                              "operands": [fact.versions[0].value]})})
     done = validate_item(planted, index)
     assert done.validation.decision == "drop" and done.validation.category == "ambiguous_question"
+
+
+def test_free_form_items_need_grounded_gold(index, items):
+    """LLM items carry no recipe: the rule solver needs the gold's numbers and most of its words cited."""
+    from mmeb_assets.schema import Derivation
+
+    base = by_family(items, "attribution.result")[0]
+    free = base.model_copy(update={"derivation": Derivation(kind="free"), "generator": "llm:test"})
+    assert stage1_answer(free, index).verdict == "knowable"
+    wrong = free.model_copy(update={"gold": Gold(answer="Priya Natarajan")})
+    assert stage1_answer(wrong, index).verdict == "not_knowable"
+    number = free.model_copy(update={"gold": Gold(answer="77.7 points")})
+    assert stage1_answer(number, index).verdict == "not_knowable"

@@ -6,6 +6,7 @@ evidence ids, unanswerable premise against all records, numbers in the gold, com
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -117,9 +118,12 @@ def stage1_answer(item: QAItem, index: ProjectIndex) -> StageVerdict:
                    and not _computable(n, numbers_in(text))]
         value_ok = item.gold.value is None or contains_value(text, item.gold.value) \
             or _computable(item.gold.value, numbers_in(text))
-        if missing or not value_ok:
+        words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]{3,}", item.gold.answer)]
+        lower = text.lower()
+        grounded = not words or sum(w.lower() in lower for w in words) / len(words) >= 0.5
+        if missing or not value_ok or not grounded:
             return StageVerdict(stage="evidence_answering", verdict="not_knowable", cause="value_not_in_evidence",
-                                reason=f"not found in the cited records: {missing or [item.gold.value]}")
+                                reason=f"not found in the cited records: {missing or [item.gold.value or item.gold.answer]}")
         return StageVerdict(stage="evidence_answering", verdict="knowable", answer=item.gold.value or item.gold.answer)
     if d.kind in ("stale_sources",):
         needed = d.operands
