@@ -111,6 +111,10 @@ def test_notion_is_updated_after_the_slack_correction(world):
         assert err.wrong_value in latest_at_fix.must_contain
     trackers = [d for d in plan.documents if d.kind == "notion_tracker"]
     assert any(d.error_ids_shown_wrong for d in trackers)
+    cross = {c.error_id: c for c in plan.conflicts if c.kind == "cross_source"}
+    assert set(cross) == {e.id for e in plan.errors}
+    assert all(c.until and c.until > c.from_time and c.old_event_ids and c.new_event_ids for c in cross.values())
+    assert any(c.kind == "temporal" for c in plan.conflicts)
 
 
 def test_reports_deck_and_images_follow_the_schedule(world):

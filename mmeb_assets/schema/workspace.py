@@ -226,6 +226,22 @@ class DocumentPlan(BaseModel):
     description: str = ""
 
 
+class Conflict(BaseModel):
+    """Where two records disagree on one value: across sources at one time, or over time."""
+
+    id: str
+    kind: Literal["cross_source", "temporal"]
+    subject: str = Field(description="error target ('<item>:<column>' / invented id) or evolving fact id")
+    old_value: str
+    new_value: str
+    old_event_ids: list[str] = Field(default=[], description="events (and so records) that carry the old value")
+    new_event_ids: list[str] = Field(default=[], description="events that carry the new value")
+    document_ids: list[str] = Field(default=[], description="documents that still show the old value")
+    from_time: datetime = Field(description="when the new value is first stated")
+    until: datetime | None = Field(default=None, description="when the lagging source catches up (cross-source)")
+    error_id: str = ""
+
+
 class EventPlan(StageArtifact):
     """`projects/<seed>/event_plan.json`: the whole scripted week, chronological."""
 
@@ -238,3 +254,4 @@ class EventPlan(StageArtifact):
     evolving_facts: list[EvolvingFact]
     documents: list[DocumentPlan]
     events: list[Event]
+    conflicts: list[Conflict] = Field(default=[], description="index of the plan's cross-source and temporal conflicts")

@@ -7,6 +7,7 @@ from mmeb_assets.provenance import code_version, make_provenance
 from mmeb_assets.schema.source import SourceFacts
 from mmeb_assets.schema.workspace import EventPlan, InventedFact, Organization, PlanItem
 from mmeb_assets.simulation import chatter, scripted
+from mmeb_assets.simulation.conflicts import plan_conflicts
 from mmeb_assets.simulation.config import SimulationConfig, rng_for, slot_time
 from mmeb_assets.simulation.decisions import assemble_decisions, rules_decisions
 from mmeb_assets.simulation.documents import DocumentPlanner
@@ -132,4 +133,5 @@ def build_event_plan_rules(facts: SourceFacts, org: Organization, *, random_seed
                                            "org": org.model_dump(mode="json", exclude={"provenance"}),
                                            "config": config.model_dump(mode="json")}),
         window_start=org.window_start, window_end=org.window_end, items=items, invented=invented, errors=errors,
-        decisions=decisions, evolving_facts=evolving, documents=docs, events=events)
+        decisions=decisions, evolving_facts=evolving, documents=docs, events=events,
+        conflicts=plan_conflicts(errors, evolving, events, docs))
