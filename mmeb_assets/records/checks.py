@@ -123,12 +123,19 @@ def pixel_only_values(facts: SourceFacts, plan: EventPlan) -> set[str]:
 
 
 def check_pixel_only(rs: RecordSet, facts: SourceFacts, plan: EventPlan) -> list[str]:
+    """Image-only values of the seed figures nowhere in stored text; a planned image's own
+    pixel-only values not in that image record's stored text."""
     values = pixel_only_values(facts, plan)
+    per_doc = {d.id: d.pixel_only_values for d in plan.documents if d.pixel_only_values}
     out = []
     for r in rs.records:
         for v in sorted(values):
             if contains_value(r.text, v):
                 out.append(f"{r.id}: pixel-only value {v!r} appears in stored text")
+        if r.modality == "visual":
+            for v in per_doc.get(r.doc_id, []):
+                if contains_value(r.text, v):
+                    out.append(f"{r.id}: value {v!r} lives only in the pixels of {r.doc_id} but is in its text")
     return out
 
 

@@ -143,7 +143,14 @@ def sample_plan(seed_id: str, org: Organization) -> EventPlan:
                                 note="initial owner", cause="initial"),
                     FactVersion(value="Sana Iqbal", time=_t(3, 9, 20), channel="general", speaker="maya",
                                 note="Leo is on training runs", cause="change")])]
-    documents = [
+    return EventPlan(seed_id=seed_id, provenance=make_provenance(seed_id, "event_plan", "rules"),
+                     window_start=org.window_start, window_end=org.window_end, items=items, invented=invented,
+                     errors=errors, decisions=decisions, evolving_facts=evolving, documents=_documents(),
+                     events=_events(items, invented, errors, decisions, evolving))
+
+
+def _documents() -> list[DocumentPlan]:
+    return [
         DocumentPlan(id="report_v1", doc_key="report", kind="report", version=1, title="Kestrel evaluation report",
                      author="sana", time=_t(1, 15), reflects_corrections=False, item_ids=["run_01", "run_02"],
                      pending_item_ids=["run_03", "run_04"], error_ids_shown_wrong=["err_01"], figure_ids=["figure_1"]),
@@ -174,10 +181,6 @@ def sample_plan(seed_id: str, org: Organization) -> EventPlan:
         DocumentPlan(id="log_01", doc_key="runlog_03", kind="run_log", version=1, title="run_03 training log",
                      author="sana", time=_t(2, 11, 10), reflects_corrections=True, item_ids=["run_03"]),
     ]
-    return EventPlan(seed_id=seed_id, provenance=make_provenance(seed_id, "event_plan", "rules"),
-                     window_start=org.window_start, window_end=org.window_end, items=items, invented=invented,
-                     errors=errors, decisions=decisions, evolving_facts=evolving, documents=documents,
-                     events=_events(items, invented, errors, decisions, evolving))
 
 
 def _events(items, invented, errors, decisions, evolving) -> list[Event]:
@@ -227,6 +230,11 @@ def _events(items, invented, errors, decisions, evolving) -> list[Event]:
                 must=[ver.value], refs=[fact.id])
     for d in decisions:
         add(d.time, d.decided_by, "decision", d.channel, d.title, must=d.cites, refs=[d.id])
+    _later_events(add)
+    return sorted(ev, key=lambda e: (e.time, e.id))
+
+
+def _later_events(add) -> None:
     add(_t(2, 9, 40), "maya", "document_posted", "aurora-results", "Maya shares the size figure",
         mnot=["0.734"], refs=["fig_1"], attachment="fig_1")
     add(_t(2, 11, 10), "sana", "log_written", "files", "run_03 log written", refs=["log_01"], attachment="log_01")
@@ -250,7 +258,6 @@ def _events(items, invented, errors, decisions, evolving) -> list[Event]:
     for day in range(7):
         add(_t(day, 17, 45), ["maya", "tom", "sana", "leo", "ines", "maya", "tom"][day], "status_update",
             "general", "end of day status")
-    return sorted(ev, key=lambda e: (e.time, e.id))
 
 
 def sample_inputs(seed_id: str, project_dir: Path) -> tuple[SourceFacts, Organization, EventPlan]:
