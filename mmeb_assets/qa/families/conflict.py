@@ -62,7 +62,7 @@ def generate(ctx: GenContext) -> list[QAItem]:
         made = _which_sources(ctx, error, correction, stale)
         if made:
             out.append(made)
-    return out
+    return out + evolving_corrections(ctx)
 
 
 def _which_applies(ctx, error, correction, stale) -> list[QAItem]:
@@ -106,3 +106,34 @@ def _which_sources(ctx, error, correction, stale) -> QAItem | None:
         derivation=Derivation(kind="stale_sources", operands=titles + [error.wrong_value], result="; ".join(titles),
                               fact_key=key, premise_values=[]),
     )
+
+
+def evolving_corrections(ctx: GenContext) -> list[QAItem]:
+    """An evolving fact stated wrongly (a slip) and corrected later, the correction being its final value."""
+    from mmeb_assets.qa.families.temporal import version_record
+
+    out = []
+    for fact in ctx.index.plan.evolving_facts:
+        last = fact.versions[-1]
+        slips = [v for v in fact.versions[:-1] if v.cause == "slip" and v.value != last.value]
+        if last.cause != "correction" or not slips:
+            continue
+        slip = slips[-1]
+        records = [version_record(ctx, fact, slip), version_record(ctx, fact, last)]
+        if not all(records):
+            continue
+        where = channel_ref(records[0].channel) or records[0].source
+        q = (f"A message in {where} gives the {fact.subject} as {slip.value}. Which {fact.subject} applies after "
+             f"the correction of {when(last.time)}?")
+        answer = f"{last.value} (corrected from {slip.value} on {when(last.time)})"
+        out.append(draft(
+            ctx, "cross_source_conflict", "cross_source.evolving", q, answer, value=last.value, evidence=ids(records),
+            boundary=f"correction of {when(last.time)}",
+            steps=[(f"{when(slip.time)}: the {fact.subject} is given as {slip.value}.", [records[0].id]),
+                   (f"{when(last.time)}: corrected to {last.value}.", [records[1].id]),
+                   (f"The corrected value {last.value} applies.", [])],
+            derivation=Derivation(kind="corrected_value", operands=[slip.value, last.value], result=last.value,
+                                  fact_key=fact.id, premise_values=[slip.value],
+                                  competing_values=[v.value for v in fact.versions if v.value != last.value]),
+        ))
+    return out
