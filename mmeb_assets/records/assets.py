@@ -38,6 +38,20 @@ def _preview(rs: RecordSet, n: int = 6) -> str:
     return "\n".join(lines)
 
 
+def _thumbnail_md(path, record_id: str) -> str:
+    """A small inline PNG (data URI) so the UI shows the page without opening the file."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    with Image.open(path) as img:
+        img.thumbnail((240, 340))
+        buf = io.BytesIO()
+        img.convert("RGB").save(buf, format="PNG")
+    return f"**{record_id}**\n\n![thumbnail](data:image/png;base64,{base64.b64encode(buf.getvalue()).decode()})"
+
+
 @dg.asset(partitions_def=seed_partitions_def, ins=UPSTREAM, code_version=code_version("records"),
           group_name="records", kinds={"python", "pdf"},
           description="Every record of the simulated week: Slack, e-mail, Notion, meetings, logs, PDF pages, "
@@ -56,6 +70,7 @@ def records(context: dg.AssetExecutionContext, storage: StorageResource, llm: LL
             "records_jsonl": dg.MetadataValue.path(str(project_dir / "records.jsonl"))}
     if thumb is not None:
         meta["thumbnail"] = dg.MetadataValue.path(str(project_dir / thumb.image_path))
+        meta["thumbnail_preview"] = dg.MetadataValue.md(_thumbnail_md(project_dir / thumb.image_path, thumb.id))
     context.add_output_metadata(meta)
     return rs
 
