@@ -92,9 +92,8 @@ def event_plan(context: dg.AssetExecutionContext, config: SimulationRunConfig, s
                organization: Organization, llm: LLMResource) -> EventPlan:
     seed = context.partition_key
     random_seed = derive_random_seed(seed, config.random_seed)
-    sim = config.to_config(organization.archetype).model_copy(update={
-        "start": organization.window_start,
-        "days": (organization.window_end.date() - organization.window_start.date()).days + 1})
+    base = config.to_config(organization.archetype).model_dump(exclude={"start", "days"})
+    sim = SimulationConfig.for_window(organization.window_start, organization.window_end, **base)
     plan = build_event_plan(source_facts, organization, random_seed=random_seed, config=sim, llm=llm)
     kinds = Counter(e.kind for e in plan.events)
     places = Counter("slack" if e.where not in ("email", "notion", "meeting", "files") else e.where for e in plan.events)

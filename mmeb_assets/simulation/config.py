@@ -24,6 +24,7 @@ class SimulationConfig(BaseModel):
     late_joiner_day: int = Field(default=3, ge=1, description="day index (0-based) the junior joins")
     notion_lag_hours: float = Field(default=14.0, ge=1.0, description="how long Notion trails a Slack correction")
     archetype: str | None = Field(default=None, description="override: research_lab | analysis_firm")
+    skip_weekends: bool = Field(default=True, description="day indexes count working days (Mon-Fri) only")
 
     @model_validator(mode="after")
     def _joiner_in_window(self) -> "SimulationConfig":
@@ -35,10 +36,39 @@ class SimulationConfig(BaseModel):
 
     @property
     def end(self) -> datetime:
-        return (self.start + timedelta(days=self.days - 1)).replace(hour=19, minute=0)
+        return self.day(self.days - 1, 19, 0)
+
+    def _dates(self) -> list:
+        out, current = [], self.start.date()
+        while len(out) < self.days:
+            if not self.skip_weekends or current.weekday() < 5:
+                out.append(current)
+            current += timedelta(days=1)
+        return out
 
     def day(self, index: int, hour: int = 9, minute: int = 0) -> datetime:
-        return (self.start + timedelta(days=index)).replace(hour=hour, minute=minute, second=0, microsecond=0)
+        """The `index`-th day of the window (working days only when `skip_weekends`) at hour:minute."""
+        dates = self._dates()
+        if index >= len(dates):   # beyond the window: keep counting (used only for out-of-window probes)
+            extra = index - len(dates) + 1
+            return datetime.combine(dates[-1], datetime.min.time()).replace(hour=hour, minute=minute) + timedelta(
+                days=extra)
+        return datetime.combine(dates[max(index, 0)], datetime.min.time()).replace(hour=hour, minute=minute)
+
+    def day_index(self, when) -> int:
+        """Inverse of `day` for a date inside the window (a weekend date maps to the next working day)."""
+        target = when.date() if isinstance(when, datetime) else when
+        for n, date in enumerate(self._dates()):
+            if date >= target:
+                return n
+        return self.days - 1 + (target - self._dates()[-1]).days
+
+    @classmethod
+    def for_window(cls, start: datetime, end: datetime, **fields) -> "SimulationConfig":
+        """The config whose window is [start, end] (e.g. from an Organization)."""
+        probe = cls(start=start, days=21, late_joiner_day=1, skip_weekends=fields.get("skip_weekends", True))
+        days = probe.day_index(end) + 1
+        return cls(start=start, days=days, **{k: v for k, v in fields.items() if k not in ("start", "days")})
 
 
 def derive_random_seed(seed_id: str, override: int | None = None) -> int:
@@ -65,4 +95,4 @@ def slot_time(config: SimulationConfig, day: int, hhmm: str) -> datetime:
 
 
 def to_slot(config: SimulationConfig, when: datetime) -> tuple[int, str]:
-    return (when.date() - config.start.date()).days, when.strftime("%H:%M")
+    return config.day_index(when), when.strftime("%H:%M")

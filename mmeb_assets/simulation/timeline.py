@@ -20,7 +20,7 @@ def worktime(config: SimulationConfig, frac: float) -> datetime:
 
 
 def to_frac(config: SimulationConfig, when: datetime) -> float:
-    day = (when.date() - config.start.date()).days
+    day = config.day_index(when)
     hours = when.hour + when.minute / 60 - DAY_START_H
     hours = min(max(hours, 0.0), DAY_HOURS)
     return (day + hours / DAY_HOURS) / config.days
