@@ -39,6 +39,12 @@ def meetings_and_emails(book: EventBook, anchors, items: list[PlanItem], docs: l
              title=f"Welcome to {org.company_name}",
              core=f"Welcome, {joiner.first_name}! You have access to the public channels and the tracker in Notion. "
                   f"First task: {joiner.owns}.")
+    reviews_and_delivery(book, anchors, items, docs, evolving, core, present)
+
+
+def reviews_and_delivery(book: EventBook, anchors, items, docs, evolving, core: list[str], present) -> None:
+    """Report v1 circulation and review, milestone A, the customer status and the delivery."""
+    org, cfg = book.org, book.config
     report = {d.id: d for d in docs}
     v1, v2 = report.get("report_v1"), report.get("report_v2")
     if v1:
@@ -49,12 +55,16 @@ def meetings_and_emails(book: EventBook, anchors, items: list[PlanItem], docs: l
         when = book.later(v1.time, 2.0)
         book.add("meet:review", when, org.lead_id, "meeting", "meeting",
                  "Mid-week review of report v1 and open questions", recipients=core + present(when), refs=[v1.id],
-                 title="Mid-week review")
+                 title="Mid-week review",
+                 core="Review of report v1: open questions on the numbers, owners for each fix, pending results.")
     ma = org.milestone_a.due
     rel = [i for i in items if i.kind == "release"]
+    headline = [v for v in rel[0].values.values() if any(ch.isdigit() for ch in v)][:3] if rel else []
     book.add("meet:milestone_a", ma, org.lead_id, "meeting", "meeting", f"{org.milestone_a.name}",
              recipients=core + present(ma), refs=[i.id for i in rel] + ([v2.id] if v2 else []),
-             must=[next(iter(rel[0].values.values()))] if rel and rel[0].values else [], title=org.milestone_a.name)
+             must=headline, title=org.milestone_a.name,
+             core=f"{org.milestone_a.name}: walked through report v2." + (
+                 f" Headline for {rel[0].label}: {', '.join(headline)}." if headline else ""))
     deadline = next((f for f in evolving if f.kind == "deadline"), None)
     when = worktime(cfg, anchors.report_v2 + 0.01)
     dv = deadline.value_at(when) if deadline else None
@@ -73,7 +83,8 @@ def meetings_and_emails(book: EventBook, anchors, items: list[PlanItem], docs: l
     if deck2:
         book.add("meet:delivery", book.later(mb, 0.5), org.pm_id, "meeting", "meeting",
                  f"Delivery call with {org.customer.contact} walking through the deck", refs=[deck2.id],
-                 recipients=[org.lead_id, org.report_author_id, "customer"], title="Customer delivery call")
+                 recipients=[org.lead_id, org.report_author_id, "customer"], title="Customer delivery call",
+                 core=f"Call with {org.customer.contact}: walked through the deck, questions noted for follow-up.")
 
 
 STANDUP = ["{who} plans the day around {label}", "{who} is on {label} today", "{who} picks up {label} next",
@@ -108,7 +119,6 @@ def standups(book: EventBook, items: list[PlanItem], channel: str) -> None:
                  f"{org.person(org.pm_id).first_name} wraps up day {day + 1}",
                  core=rng.choice(["That's a wrap for today, thanks all.", "Good progress today. See you tomorrow.",
                                   "Wrapping up - open items are in the tracker."]))
-    _ = joiner
 
 
 def reactions(book: EventBook, items: list[PlanItem], channel: str, budget: int) -> None:

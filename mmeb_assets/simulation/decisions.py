@@ -28,70 +28,82 @@ def _primary(item: PlanItem) -> tuple[str, str]:
     return col, item.values[col]
 
 
-def rules_decisions(org: Organization, items: list[PlanItem], invented: list[InventedFact],
-                    errors: list[ScriptedError], evolving: list[EvolvingFact], config: SimulationConfig,
-                    anchors: Anchors, rng: random.Random, channels: dict[str, str]) -> list[DecisionDraft]:
+def _release(org, items, errors, config, anchors) -> list[DecisionDraft]:
     last_fix = max((to_frac(config, e.fixed_at) for e in errors), default=0.3)
-    out: list[DecisionDraft] = []
     releases = [i for i in items if i.kind == "release"]
     others = [i for i in items if i.kind in ("baseline", "progression", "chronological")]
-    lead, pm = org.lead_id, org.pm_id
-    if releases and others:
-        rel = releases[0]
-        col, rv = _primary(rel)
-        peers = [i for i in others if i.table_id == rel.table_id and col in i.values] or others
-        ref = max(peers, key=lambda i: _num(i.values.get(col, "0")))
-        rcol = col if col in ref.values else _primary(ref)[0]
-        refv = ref.values[rcol]
-        out.append(DecisionDraft(
-            id="", title=f"Adopt {rel.label} for {org.milestone_b.name}",
-            body=f"We go with {rel.label}: {col} {rv}, against {refv} for {ref.label}.",
-            rationale=(f"It is the strongest configuration we have and it holds up on the checks; {col} is "
-                       f"{rv} against {refv} for {ref.label}."),
-            decided_by=lead, at=_slot(config, max(last_fix, anchors.release) + 0.006), channel="leads",
-            cites=[rv, refv]))
+    if not (releases and others):
+        return []
+    rel = releases[0]
+    col, rv = _primary(rel)
+    peers = [i for i in others if i.table_id == rel.table_id and col in i.values] or others
+    ref = max(peers, key=lambda i: _num(i.values.get(col, "0")))
+    refv = ref.values[col if col in ref.values else _primary(ref)[0]]
+    return [DecisionDraft(
+        id="", title=f"Adopt {rel.label} for {org.milestone_b.name}",
+        body=f"We go with {rel.label}: {col} {rv}, against {refv} for {ref.label}.",
+        rationale=(f"It is the strongest configuration we have and it holds up on the checks; {col} is "
+                   f"{rv} against {refv} for {ref.label}."),
+        decided_by=org.lead_id, at=_slot(config, max(last_fix, anchors.release) + 0.006), channel="leads",
+        cites=[rv, refv])]
+
+
+def _writeup(org, items, errors, config, anchors, channels) -> list[DecisionDraft]:
     analysis = [i for i in items if i.kind == "analysis"]
-    if len(analysis) >= 2:
-        lo = min(analysis, key=lambda i: _num(_primary(i)[1]))
-        hi = max(analysis, key=lambda i: _num(_primary(i)[1]))
-        col, lv = _primary(lo)
-        hv = hi.values.get(col, _primary(hi)[1])
-        when = max(to_frac(config, lo.completed_at), to_frac(config, hi.completed_at),
-                   _fixed_by(errors, {lo.id, hi.id}, config)) + 0.01
-        out.append(DecisionDraft(
-            id="", title=f"Lead the write-up with {hi.label}",
-            body=f"The write-up leads with {hi.label} ({hv}) and explains {lo.label} ({lv}).",
-            rationale=f"The contrast is the clearest story for the customer: {hv} versus {lv} on {col}.",
-            decided_by=org.report_author_id, at=_slot(config, min(when, anchors.report_v2 - 0.008)),
-            channel=channels["work"], cites=[hv, lv]))
+    if len(analysis) < 2:
+        return []
+    lo = min(analysis, key=lambda i: _num(_primary(i)[1]))
+    hi = max(analysis, key=lambda i: _num(_primary(i)[1]))
+    col, lv = _primary(lo)
+    hv = hi.values.get(col, _primary(hi)[1])
+    when = max(to_frac(config, lo.completed_at), to_frac(config, hi.completed_at),
+               _fixed_by(errors, {lo.id, hi.id}, config)) + 0.01
+    return [DecisionDraft(
+        id="", title=f"Lead the write-up with {hi.label}",
+        body=f"The write-up leads with {hi.label} ({hv}) and explains {lo.label} ({lv}).",
+        rationale=f"The contrast is the clearest story for the customer: {hv} versus {lv} on {col}.",
+        decided_by=org.report_author_id, at=_slot(config, min(when, anchors.report_v2 - 0.008)),
+        channel=channels["work"], cites=[hv, lv])]
+
+
+def _option(org, invented, evolving, config) -> list[DecisionDraft]:
     option = next((f for f in evolving if f.kind == "option"), None)
     fact = next((f for f in invented if f.unit in ("ms", "s", "GB", "h", "%", "min")), invented[0] if invented else None)
-    if option and fact:
-        final = option.versions[-1]
-        shown = fact.display or fact.value
-        out.append(DecisionDraft(
-            id="", title=f"Use the {final.value} for {org.milestone_b.name}",
-            body=f"{option.subject.capitalize()}: {final.value}. Measured {fact.name}: {shown}.",
-            rationale=f"It is the option the customer can run without new hardware, and {fact.name} is {shown}.",
-            decided_by=lead, at=_slot(config, to_frac(config, final.time) + 0.004), channel="leads",
-            cites=[final.value, shown]))
-    budget = next((f for f in evolving if f.kind in ("budget", "size")), None)
-    if budget:
-        ver = budget.versions[-1]
-        out.append(DecisionDraft(
-            id="", title=f"Confirm the {budget.subject}",
-            body=f"The {budget.subject} stays at {ver.value} until delivery.",
-            rationale=f"Changing it again would put the delivery date at risk, so we keep {ver.value}.",
-            decided_by=pm, at=_slot(config, to_frac(config, ver.time) + 0.005), channel="leads", cites=[ver.value]))
-    for kind, verb in (("name", "Ship under the name"), ("deadline", "Hold the date")):
-        fact = next((f for f in evolving if f.kind == kind), None)
+    if not (option and fact):
+        return []
+    final, shown = option.versions[-1], fact.display or fact.value
+    return [DecisionDraft(
+        id="", title=f"Use the {final.value} for {org.milestone_b.name}",
+        body=f"{option.subject.capitalize()}: {final.value}. Measured {fact.name}: {shown}.",
+        rationale=f"It is the option the customer can run without new hardware, and {fact.name} is {shown}.",
+        decided_by=org.lead_id, at=_slot(config, to_frac(config, final.time) + 0.004), channel="leads",
+        cites=[final.value, shown])]
+
+
+def _settled(org, evolving, config) -> list[DecisionDraft]:
+    out = []
+    specs = (("budget size", "Confirm the", "Changing it again would put the delivery date at risk, so we keep"),
+             ("name", "Ship under the name", "Everyone has been using it since the last update, so we settle on"),
+             ("deadline", "Hold the date", "Everyone has been using it since the last update, so we settle on"))
+    for kinds, verb, why in specs:
+        fact = next((f for f in evolving if f.kind in kinds.split()), None)
         if fact is None:
             continue
         ver = fact.versions[-1]
+        title = f"{verb} {fact.subject}" if kinds == "budget size" else f"{verb} {ver.value}"
         out.append(DecisionDraft(
-            id="", title=f"{verb} {ver.value}", body=f"The {fact.subject} is {ver.value}.",
-            rationale=f"Everyone has been using it since the last update, so we settle on {ver.value}.",
-            decided_by=pm, at=_slot(config, to_frac(config, ver.time) + 0.007), channel="leads", cites=[ver.value]))
+            id="", title=title, body=f"The {fact.subject} stays at {ver.value} until delivery.",
+            rationale=f"{why} {ver.value}.", decided_by=org.pm_id,
+            at=_slot(config, to_frac(config, ver.time) + 0.005), channel="leads", cites=[ver.value]))
+    return out
+
+
+def rules_decisions(org: Organization, items: list[PlanItem], invented: list[InventedFact],
+                    errors: list[ScriptedError], evolving: list[EvolvingFact], config: SimulationConfig,
+                    anchors: Anchors, rng: random.Random, channels: dict[str, str]) -> list[DecisionDraft]:
+    """Up to six decisions in priority order: release, write-up, option, budget/size, name, deadline."""
+    out = (_release(org, items, errors, config, anchors) + _writeup(org, items, errors, config, anchors, channels)
+           + _option(org, invented, evolving, config) + _settled(org, evolving, config))
     out = sorted(out[:config.n_decisions], key=lambda d: (d.at.day, d.at.time))
     for n, d in enumerate(out, start=1):
         d.id = f"dec_{n:02d}"

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from mmeb_assets.schema.workspace import (
-    Decision, DocumentPlan, EvolvingFact, InventedFact, Organization, PlanItem, ScriptedError,
+    Decision, DocumentPlan, EvolvingFact, InventedFact, PlanItem, ScriptedError,
 )
 from mmeb_assets.simulation.events import EventBook
 
