@@ -225,3 +225,22 @@ def test_corpus_stats_over_partitions(mmeb_home):
     assert result.success
     stats = json.loads((mmeb_home / "benchmark" / "workspace_stats_corpus.json").read_text())["data"]
     assert stats["projects"] == [SEED] and stats["retrieval_records"] == len(rs.records)
+
+
+def test_trim_drops_only_derived_extras(tmp_path):
+    from datetime import datetime
+
+    from mmeb_assets.records.context import Draft, RenderContext
+    from mmeb_assets.records.render import _trim_extras
+
+    project = tmp_path / "p"
+    facts, org, plan = sample_inputs(SEED, project)
+    ctx = RenderContext(facts=facts, org=org, plan=plan, project_dir=project, random_seed=1)
+    when = datetime(2026, 8, 24, 10)
+    ctx.drafts = [Draft(source="slack", timestamp=when, text="[x]", event_ids=[f"ev{n}"]) for n in range(5)]
+    ctx.drafts += [Draft(source="image", timestamp=when, text="[s]", optional=3),
+                   Draft(source="notion", timestamp=when, text="[e]", optional=2)]
+    _trim_extras(ctx, 6)
+    assert [d.source for d in ctx.drafts] == ["slack"] * 5 + ["notion"]
+    _trim_extras(ctx, 3)
+    assert len(ctx.drafts) == 5 and all(d.event_ids for d in ctx.drafts)

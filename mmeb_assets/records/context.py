@@ -41,6 +41,7 @@ class Draft:
     doc_key: str = ""
     reply_to: str = ""
     supersedes_key: str = ""  # doc_key:page/slot of the earlier version it revises
+    optional: int = 0  # > 0: derived extra that may be dropped to keep the project in range (higher first)
 
 
 @dataclass

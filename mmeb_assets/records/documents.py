@@ -138,5 +138,5 @@ def source_table_drafts(ctx: RenderContext) -> list[Draft]:
         out.append(Draft(source="image", timestamp=when, author=items[-1].owner, title=title,
                          filename=ctx.rel(path), image_path=ctx.rel(path),
                          text=f"{header}\nTable image with columns: {', '.join(table.header)}",
-                         access=ctx.everyone(when), doc_key=f"sheet:{table.id}"))
+                         access=ctx.everyone(when), doc_key=f"sheet:{table.id}", optional=3))
     return out

@@ -95,4 +95,4 @@ def _customer_reply(ctx: RenderContext, event: Event, subject: str, internal: li
     header = source_header("email", when, author=cust.contact, recipients=[sender.email])
     return Draft(source="email", timestamp=when, author=cust.contact, recipients=[sender.email],
                  title=f"Re: {subject}", text=f"{header}\nSubject: Re: {subject}\n\n{body}",
-                 access=ctx.visible_to(internal, when), reply_to=event.id)
+                 access=ctx.visible_to(internal, when), reply_to=event.id, optional=1)

@@ -60,8 +60,9 @@ def evidence_table_drafts(ctx: RenderContext) -> list[Draft]:
         rows = "\n".join(f"| {i.label} | " + " | ".join(i.values.get(c, "") for c in cols) + " |" for i in items)
         body = (f"Evidence table for {table.caption.split(':', 1)[-1].strip() or table.id}\n"
                 f"| Item | {' | '.join(cols)} |\n{rows}")
-        out.append(_entry(ctx, when, items[-1].owner, f"Evidence table · {table.id}", body,
-                          doc_key=f"evidence:{table.id}"))
+        entry = _entry(ctx, when, items[-1].owner, f"Evidence table · {table.id}", body, doc_key=f"evidence:{table.id}")
+        entry.optional = 2
+        out.append(entry)
     return out
 
 

@@ -119,6 +119,17 @@ def _render_derived(ctx: RenderContext) -> None:
         ctx.add(config)
 
 
+def _trim_extras(ctx: RenderContext, limit: int) -> None:
+    """Drop derived extras (sheets, then evidence tables, then customer replies) above `limit`;
+    records that realize planned events are never dropped."""
+    while len(ctx.drafts) > limit:
+        extras = [(d.optional, n) for n, d in enumerate(ctx.drafts) if d.optional > 0]
+        if not extras:
+            return
+        _, index = max(extras)
+        del ctx.drafts[index]
+
+
 def target_count(seed_id: str, random_seed: int) -> int:
     digest = hashlib.sha256(f"{seed_id}:{random_seed}".encode()).hexdigest()
     return random.Random(int(digest[:16], 16)).randint(*TARGET_RANGE)
@@ -135,6 +146,7 @@ def render_records(facts: SourceFacts, org: Organization, plan: EventPlan, proje
     _render_events(ctx, llm)
     _render_documents(ctx, llm)
     _render_derived(ctx)
+    _trim_extras(ctx, TARGET_RANGE[1])
     budget = target_count(org.seed_id, random_seed) - len(ctx.drafts)
     for draft in slack.replies(ctx, max(budget, 0)):
         ctx.add(draft)
