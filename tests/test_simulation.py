@@ -264,3 +264,18 @@ def test_cli_writes_both_files_and_reports_checks(tmp_path, capsys):
     assert "drafts: ok" in capsys.readouterr().out
     bad = parser.parse_args(["simulate", str(tmp_path / "missing.json"), "--out", str(tmp_path / "x")])
     assert bad.func(bad) == 2
+
+
+def test_identical_across_processes_with_different_hash_seeds():
+    import os
+    import subprocess
+    import sys
+
+    code = ("import hashlib\nfrom mmeb_assets.simulation import build_organization, build_event_plan\n"
+            "from mmeb_assets.simulation.samples import sample_analysis_facts\n"
+            "f = sample_analysis_facts(); o = build_organization(f, random_seed=9)\n"
+            "print(hashlib.sha256((o.model_dump_json() + build_event_plan(f, o, random_seed=9).model_dump_json())"
+            ".encode()).hexdigest())")
+    digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
+    assert len(digests) == 1
