@@ -142,6 +142,8 @@ def demo_figure_hints(seed_id: str) -> dict:
     for figure in demo_seed_spec(seed_id).figures:
         pairs = [(f"{name} at {label}" if len(figure.series) > 1 else label, value)
                  for name, values in figure.series.items() for label, value in zip(figure.x_labels, values)]
+        pairs += [(f"label of box {'ABCDEFGHIJ'[i]} (left to right) in the {figure.title} diagram", box)
+                  for i, box in enumerate(figure.boxes)]
         hints[f"figure_{figure.number}"] = FigureHint(text_labels=figure.text_labels,
                                                       key_numbers=figure.key_numbers, pairs=pairs)
     return hints

@@ -44,14 +44,24 @@ def one_sentence(document: SourceDocument, name: str) -> str:
 
 
 def _metrics(document: SourceDocument) -> list[str]:
+    """Metric columns of numeric tables; for indicator tables (a 'Unit' column) the indicators."""
     seen: list[str] = []
     for table in document.tables:
         if not any(n is not None for row in table.numbers for n in row):
             continue
-        for cell in table.header[1:]:
-            if cell and parse_number(cell) is None and cell not in seen and len(cell) <= 40:
-                seen.append(cell)
+        lowered = [c.lower() for c in table.header]
+        if "unit" in lowered or "units" in lowered:
+            unit_col = lowered.index("unit") if "unit" in lowered else lowered.index("units")
+            names = [f"{row[0]} ({row[unit_col]})" for row in table.rows if row[0] and row[unit_col]]
+        else:
+            names = [c for c in table.header[1:] if c and parse_number(c) is None and len(c) <= 40]
+        seen.extend(n for n in names if n not in seen)
     return seen[:10]
+
+
+def _table_topics(document: SourceDocument) -> list[str]:
+    """Table captions without their numbering (company content never cites 'Table N')."""
+    return [re.sub(r"^(Table|TABLE)\s*\d+\s*[:.]\s*", "", t.caption).rstrip(".") for t in document.tables][:6]
 
 
 def _datasets(document: SourceDocument) -> list[str]:
@@ -144,9 +154,11 @@ def pipeline_steps(document: SourceDocument) -> list[str]:
                 in_method = bool(re.search(r"method|approach|model|pipeline|architecture|system", block.text, re.I))
             elif in_method and block.kind == "text":
                 steps.extend(s for s in sentences(block.text) if len(s.split()) >= 6)
-    if not steps:
-        steps = [b.text for p in document.pages for b in p.blocks if b.kind == "heading"]
-    return steps[:10]
+    if not steps:  # a report: its sections in order, without their numbering
+        front = {b.text for b in document.pages[0].blocks[:3]} | {document.title}
+        steps = [re.sub(r"^\d+(\.\d+)*\.?\s+", "", b.text) for p in document.pages for b in p.blocks
+                 if b.kind == "heading" and b.text not in front]
+    return list(dict.fromkeys(steps))[:10]
 
 
 def _figure_text(document: SourceDocument, figure: Figure) -> list[tuple[str, tuple]]:
@@ -174,8 +186,12 @@ def visual(document: SourceDocument, figure: Figure, hint: FigureHint | None) ->
             near = min(labels, key=lambda label: abs((boxes[label][0] + boxes[label][2]) / 2 - nx), default="")
             pairs.append((near, number))
         hint = FigureHint(text_labels=labels, key_numbers=numbers, pairs=pairs)
-    facts = [VisualFact(fact=f"value printed for {what}" if what else "value printed in the figure", value=value)
-             for what, value in hint.pairs if value not in figure.caption]
+    def phrase(what: str) -> str:
+        if what.startswith("label of"):
+            return what
+        return f"value printed for {what}" if what else "value printed in the figure"
+
+    facts = [VisualFact(fact=phrase(what), value=value) for what, value in hint.pairs if value not in figure.caption]
     return VisualExtraction(figure_id=figure.id, description=description, image_only_facts=facts,
                             text_labels=list(hint.text_labels), key_numbers=list(hint.key_numbers))
 
@@ -192,6 +208,8 @@ class RulesSourceFacts:
             task += f" Data: {', '.join(datasets)}."
         if metrics:
             task += f" Measures: {', '.join(metrics)}."
+        if topics := _table_topics(document):
+            task += f" Tabulated: {'; '.join(topics)}."
         textual = TextualExtraction(
             method_name=name, one_sentence=one_sentence(document, name), task_summary=task,
             components=components(document), config_facts=config_facts(document), claims=claims(document),
