@@ -93,7 +93,7 @@ def evolving_events(book: EventBook, facts: list[EvolvingFact], lag_h: float) ->
     org = book.org
     for f in facts:
         for n, v in enumerate(f.versions):
-            book.add(f"evo:{f.id}:{n}", v.time, v.speaker, "fact_update" if n else "status_update", v.channel,
+            book.add(f"evo:{f.id}:{n}", v.time, v.speaker, "fact_update", v.channel,
                      f"{org.person(v.speaker).first_name} states the {f.subject}: {v.value}. {v.note}",
                      must=[v.value], refs=[f.id], core=_version_core(f.subject, v))
         first, last = f.versions[0], f.versions[-1]
