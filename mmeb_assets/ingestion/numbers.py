@@ -21,8 +21,13 @@ REFERENCE_BEFORE = re.compile(r"(Table|Figure|Fig\.|Section|Sec\.|Appendix|§|Eq
 YEAR_RE = re.compile(r"^(1[89]|20)\d\d$")
 
 
+PRINTED_NUMBER = re.compile(r"^[$€£]?[−\-–+±]?(?:\d{1,3}(?:,\d{3})+|\d+|(?=\.\d))(?:\.\d*)?(?:[eE][−\-]?\d+)?\s?%?$")
+
+
 def parse_number(text: str) -> float | None:
     """The value of a printed number ('1,512' -> 1512.0, '39%' -> 39.0, '−0.4' -> -0.4); None if not numeric."""
+    if not PRINTED_NUMBER.match(text.strip().replace("\u2009", "")):
+        return None
     cleaned = text.strip().replace("−", "-").replace("–", "-").replace(",", "").replace("\u2009", "")
     cleaned = cleaned.rstrip("%").strip()
     if cleaned[:1] in CURRENCY_PREFIX:

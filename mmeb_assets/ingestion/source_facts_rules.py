@@ -161,15 +161,27 @@ def pipeline_steps(document: SourceDocument) -> list[str]:
     return list(dict.fromkeys(steps))[:10]
 
 
+def _running_lines(document: SourceDocument) -> set[str]:
+    """Lines printed on three or more pages: running headers and footers, not figure labels."""
+    pages_of: dict[str, set[int]] = {}
+    for page in document.pages:
+        for block in page.blocks:
+            for line in block.text.splitlines():
+                pages_of.setdefault(line.strip(), set()).add(page.page)
+    return {line for line, pages in pages_of.items() if len(pages) >= 3}
+
+
 def _figure_text(document: SourceDocument, figure: Figure) -> list[tuple[str, tuple]]:
-    """Text blocks drawn inside a figure's box (vector figures carry their labels as PDF text)."""
+    """Text lines drawn inside a figure's box (vector figures carry their labels as PDF text)."""
     if not figure.bbox:
         return []
     x0, y0, x1, y1 = figure.bbox
     page = document.pages[figure.page - 1]
-    return [(line, b.bbox) for b in page.blocks if b.kind != "caption"
+    running = _running_lines(document)
+    return [(line.strip(), b.bbox) for b in page.blocks if b.kind != "caption"
             and x0 - 1 <= (b.bbox[0] + b.bbox[2]) / 2 <= x1 + 1 and y0 - 1 <= (b.bbox[1] + b.bbox[3]) / 2 <= y1 + 1
-            for line in b.text.splitlines() if line.strip()]
+            for line in b.text.splitlines()
+            if line.strip() and line.strip() not in running and line.isprintable() and len(line.split()) <= 12]
 
 
 def visual(document: SourceDocument, figure: Figure, hint: FigureHint | None) -> VisualExtraction:
