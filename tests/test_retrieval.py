@@ -218,3 +218,29 @@ def test_cli_search_prints_ranked_records(mmeb_home, indexed, capsys, monkeypatc
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2 and all("aurora-retrieval-" in line for line in lines)
     assert main(["recall", "--retriever", "nothing-here"]) == 1
+
+
+def test_concurrent_project_replacements_all_land(mmeb_home):
+    """Partitions run in parallel write the same table: commit conflicts are retried, none is lost."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from mmeb_assets.retrieval.index import record_table, replace_project
+
+    db = LanceDBResource()
+    rng = np.random.default_rng(0)
+
+    def write(project: str) -> None:
+        for round_ in range(3):
+            texts = [("slack", f"{project} round {round_} note {i}") for i in range(20 + round_)]
+            records = make_records(project, mmeb_home, texts)
+            vectors = rng.standard_normal((len(records), 8)).astype(np.float32)
+            replace_project(db.connect(), "records_concurrent", project, record_table(records, vectors, ["h"] * len(records)))
+
+    projects = ["p-one", "p-two", "p-three"]
+    write("p-zero")  # the table exists before the parallel writers start
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        list(pool.map(write, projects))
+    table = db.connect().open_table("records_concurrent")
+    assert {p: table.count_rows(f"project = '{p}'") for p in ["p-zero", *projects]} == dict.fromkeys(
+        ["p-zero", *projects], 22)
+    assert len(fts_search(table, "round 2", k=1000, phrase=True)) == 4 * 22

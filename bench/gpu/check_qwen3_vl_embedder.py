@@ -121,7 +121,7 @@ def main() -> int:
     single = np.concatenate([loaded.encode([item], DOCUMENT, min_pixels=pixels[0], max_pixels=pixels[1],
                                            max_length=8192) for item in cases["text+image"][:8]])
     agree = np.sum(single * vectors["text+image"][:8], axis=1)
-    print(f"batched vs one-at-a-time (bf16, text+image, 8 inputs): cosine min {agree.min():.4f} mean {agree.mean():.4f}")
+    print(f"batched vs one-at-a-time ({param.dtype}, text+image, 8 inputs): cosine min {agree.min():.4f} mean {agree.mean():.4f}")
     if not cpu:
         print(f"peak GPU memory: {torch.cuda.max_memory_allocated() / 2**30:.2f} GiB")
     print("OK: Qwen3-VL embedder " + ("path ran on the CPU (dry run)" if cpu else

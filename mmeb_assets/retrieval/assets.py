@@ -7,7 +7,7 @@ import dagster as dg
 from mmeb_assets.partitions import retriever_partitions_def, seed_partitions_def
 from mmeb_assets.provenance import code_version, content_hash, make_provenance
 from mmeb_assets.retrieval.config import load_retrievers
-from mmeb_assets.retrieval.index import index_records, project_hashes
+from mmeb_assets.retrieval.index import ensure_fts_index, index_records, project_hashes
 from mmeb_assets.retrieval.models import IndexUpdate
 from mmeb_assets.retrieval.recall import RECALL_DEFINITION, recall_by_group, recall_csv, recall_markdown
 from mmeb_assets.retrieval.search import vector_search
@@ -139,6 +139,8 @@ def retrievals(context: dg.AssetExecutionContext, benchmark: Benchmark, corpus: 
     model = embedder_for(retriever, embedder)
     reindexed = sync_index(corpus, model, lancedb, storage)
     table = lancedb.open_table(retriever)
+    if table is not None:
+        ensure_fts_index(table, rebuild=True)  # fold rows added since the index was built into it
     items = benchmark.items
     started = time.perf_counter()
     queries = model.embed_queries([item.q for item in items])

@@ -7,6 +7,7 @@ index (BM25, with positions for phrase queries) on `text` is rebuilt after every
 """
 from __future__ import annotations
 
+import random
 import time
 from pathlib import Path
 from typing import Any, Sequence
@@ -69,8 +70,8 @@ def _sql_quote(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
-def _retry(action, tries: int = 5):
-    """Concurrent partitions commit to the same table; retry a conflicting commit with backoff."""
+def _retry(action, tries: int = 8):
+    """Concurrent partitions commit to the same table; retry a conflicting commit with jittered backoff."""
     for attempt in range(tries):
         try:
             return action()
@@ -78,7 +79,7 @@ def _retry(action, tries: int = 5):
             conflict = "onflict" in str(exc) or "retry" in str(exc).lower()
             if attempt == tries - 1 or not conflict:
                 raise
-            time.sleep(0.2 * 2 ** attempt)
+            time.sleep(0.1 * 2 ** attempt * (1 + random.random()))
 
 
 def replace_project(db: Any, table_name: str, project: str, rows: pa.Table) -> dict:
@@ -89,9 +90,13 @@ def replace_project(db: Any, table_name: str, project: str, rows: pa.Table) -> d
     if table_name not in names:
         if rows.num_rows == 0:
             return {"inserted": 0, "updated": 0, "deleted": 0, "rows": 0}
-        table = db.create_table(table_name, data=rows)
-        ensure_fts_index(table)
-        return {"inserted": rows.num_rows, "updated": 0, "deleted": 0, "rows": table.count_rows()}
+        try:
+            table = db.create_table(table_name, data=rows)
+            ensure_fts_index(table)
+            return {"inserted": rows.num_rows, "updated": 0, "deleted": 0, "rows": table.count_rows()}
+        except Exception as exc:  # noqa: BLE001 - another partition created it first: merge into it
+            if "exist" not in str(exc).lower():
+                raise
     table = db.open_table(table_name)
     where = f"project = {_sql_quote(project)}"
     if rows.num_rows == 0:
@@ -116,11 +121,21 @@ def _check_dimension(table: Any, rows: pa.Table, table_name: str) -> None:
                          "(a different embedder was configured for this retriever; drop the table to rebuild)")
 
 
-def ensure_fts_index(table: Any) -> None:
-    """(Re)build the native BM25 index on `text`, with token positions so phrase queries work."""
+def has_fts_index(table: Any) -> bool:
+    return any(getattr(ix, "index_type", "") == "FTS" and FTS_COLUMN in getattr(ix, "columns", [])
+               for ix in table.list_indices())
+
+
+def ensure_fts_index(table: Any, rebuild: bool = False) -> None:
+    """The native BM25 index on `text`, with token positions so phrase queries work.
+
+    Created once; rows written after it are still searched (Lance scans unindexed fragments and
+    honours deletions), so per-project updates leave it alone and concurrent partitions do not
+    fight over it. `rebuild=True` (done by `retrievals`, a single writer) folds new rows in."""
     from lancedb.index import FTS
 
-    _retry(lambda: table.create_index(FTS_COLUMN, config=FTS(with_position=True), replace=True))
+    if rebuild or not has_fts_index(table):
+        _retry(lambda: table.create_index(FTS_COLUMN, config=FTS(with_position=True), replace=True))
 
 
 def project_hashes(table: Any | None, project: str) -> dict[str, str]:
