@@ -54,7 +54,7 @@ def check_event_messages(rs: RecordSet, org: Organization, plan: EventPlan) -> l
             if m.author != e.actor or m.timestamp != e.time or m.channel != e.where:
                 out.append(f"event {e.id}: message {m.id} is by {m.author} at {m.timestamp} in {m.channel}, "
                            f"planned {e.actor} at {e.time} in {e.where}")
-        elif e.where in ("email", "meeting") and not by_event[e.id]:
+        elif not by_event[e.id]:
             out.append(f"event {e.id} ({e.where}): no record realizes it")
     return out
 
