@@ -30,12 +30,18 @@ class SimulationRunConfig(dg.Config):
     n_invented: int = 5
     n_decisions: int = 4
     slack_events_target: int = 150
+    max_items: int = 16
+    late_joiner_day: int = 3
+    notion_lag_hours: float = 14.0
+    skip_weekends: bool = True
 
     def to_config(self, archetype: Optional[str] = None) -> SimulationConfig:
         return SimulationConfig(start=datetime.fromisoformat(self.start), days=self.days, n_people=self.n_people,
                                 n_errors=self.n_errors, n_evolving_facts=self.n_evolving_facts,
                                 n_invented=self.n_invented, n_decisions=self.n_decisions,
-                                slack_events_target=self.slack_events_target, archetype=archetype)
+                                slack_events_target=self.slack_events_target, max_items=self.max_items,
+                                late_joiner_day=self.late_joiner_day, notion_lag_hours=self.notion_lag_hours,
+                                skip_weekends=self.skip_weekends, archetype=archetype)
 
 
 def manifest_archetype(seed_id: str) -> Optional[str]:
