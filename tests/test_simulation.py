@@ -279,3 +279,17 @@ def test_identical_across_processes_with_different_hash_seeds():
     digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                               env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
     assert len(digests) == 1
+
+
+def test_drafts_missing_a_value_or_leaking_one_fail(world):
+    facts, org, plan = _copy(world)
+    from mmeb_assets.simulation.checks_content import check_drafts
+
+    assert check_drafts(plan) == []
+    posted = next(e for e in plan.events if e.kind == "result_posted")
+    posted.draft = posted.draft.replace(posted.must_contain[0], "?")
+    slip = next(e for e in plan.events if e.kind == "error_slipped")
+    slip.draft += f" (really {slip.must_not_contain[0]})"
+    problems = check_drafts(plan)
+    assert any(posted.id in p and "lacks" in p for p in problems)
+    assert any(slip.id in p and "must not contain" in p for p in problems)
