@@ -65,7 +65,8 @@ class PydanticJsonIOManager(ConfigurableIOManager):
             return _load(self._path(name, None))
         keys = context.asset_partition_keys
         own_key = context.partition_key if context.has_partition_key else None
-        if own_key is not None and list(keys) == [own_key]:
+        if own_key is not None and own_key in keys:
+            # Same partitioning: the step (an asset, or a check in this partition's run) reads its own part.
             return _load(self._path(name, own_key))
         return self._load_many(context, name, keys)
 
