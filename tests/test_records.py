@@ -244,3 +244,20 @@ def test_trim_drops_only_derived_extras(tmp_path):
     assert [d.source for d in ctx.drafts] == ["slack"] * 5 + ["notion"]
     _trim_extras(ctx, 3)
     assert len(ctx.drafts) == 5 and all(d.event_ids for d in ctx.drafts)
+
+
+def test_cli_renders_a_project_folder(mmeb_home, capsys):
+    from mmeb_assets.cli import main
+    from mmeb_resources.storage import atomic_write_json
+
+    project = mmeb_home / "projects" / SEED
+    project.mkdir(parents=True)
+    facts, org, plan = sample_inputs(SEED, project)
+    for name, obj in (("source_facts", facts), ("organization", org), ("event_plan", plan)):
+        atomic_write_json(project / f"{name}.json", obj)
+    assert main(["records", str(project)]) == 0
+    out = capsys.readouterr().out
+    assert "| Text | Slack messages |" in out and "event_messages: ok" in out
+    assert (project / "records.jsonl").exists()
+    (project / "event_plan.json").write_text("{}", encoding="utf-8")
+    assert main(["records", str(project)]) == 2
