@@ -154,3 +154,18 @@ def test_registry_lists_the_paper_models_and_the_offline_ones():
     assert registry.get("internvl3.5-8b").max_tokens == 2048 and registry.get("gpt-5.6-sol").max_tokens == 8192
     assert all(m.temperature == 0 for m in registry.models)
     assert registry.get("reader-oracle").evidence == "gold"
+
+
+def test_registry_enables_a_model_when_its_endpoint_is_set(monkeypatch):
+    registry = load_registry()
+    monkeypatch.delenv("MMEB_GPT56_SOL_URL", raising=False)
+    assert "gpt-5.6-sol" not in [m.name for m in registry.enabled]
+    monkeypatch.setenv("MMEB_GPT56_SOL_URL", "http://127.0.0.1:9/v1")
+    assert "gpt-5.6-sol" in [m.name for m in registry.enabled]
+    monkeypatch.setenv("MMEB_EVAL_MODELS", "reader-oracle,smollm2-135m")
+    assert [m.name for m in registry.enabled] == ["reader-oracle", "smollm2-135m"]
+    monkeypatch.setenv("MMEB_SAMPLE_SIZE", "5")
+    assert registry.get("smollm2-135m").effective_sample_size == 5
+    assert registry.get("reader-oracle").effective_sample_size is None
+    monkeypatch.delenv("MMEB_GPT56_LUNA_URL", raising=False)
+    assert registry.judge_model() is None  # no endpoint for the judge: deterministic judge only

@@ -16,6 +16,7 @@ from mmeb_assets.schema.evaluation import AnswerSet, JudgmentSet, Leaderboard, R
 from mmeb_assets.schema.qa import Benchmark
 from mmeb_assets.schema.records import Corpus
 from mmeb_resources.gpu import GPUResource
+from mmeb_resources.llm_ledger import UsageLedger
 from mmeb_resources.storage import StorageResource
 
 STAGE = "evaluation"
@@ -105,11 +106,20 @@ def leaderboard(context: dg.AssetExecutionContext, benchmark: Benchmark, corpus:
     runs, missing = load_runs(storage.root, keys, registry)
     board, markdown = build_leaderboard(runs, benchmark, corpus, storage.evaluation_dir("reports"), missing)
     metadata = {"runs": len(runs), "missing_partitions": len(missing), "report": board.files.get("markdown", ""),
-                "tables": dg.MetadataValue.md(markdown[:60000])}
+                "tables": dg.MetadataValue.md(markdown[:60000]),
+                "llm_ledger": dg.MetadataValue.md(ledger_markdown(storage.root / "cache" / "llm_ledger.sqlite"))}
     if "overall_png" in board.files:
         metadata["plot"] = dg.MetadataValue.path(board.files["overall_png"])
     return dg.Output(board, metadata=metadata)
 
 
-def report_dir(home: Path) -> Path:
-    return home / "evaluation" / "reports"
+def ledger_markdown(path: Path) -> str:
+    """Tokens and cost per stage and model, all time (every LLM stage writes the same ledger)."""
+    if not path.exists():
+        return "No LLM calls recorded (offline readers and rules only)."
+    rows = UsageLedger(path).by_stage_and_model()
+    lines = ["| stage | model | requests | cache hits | prompt tokens | completion tokens | cost USD |",
+             "|---|---|---|---|---|---|---|"]
+    lines += [f"| {r['stage']} | {r['model']} | {r['requests']} | {r['cache_hits']} | {r['prompt_tokens']} | "
+              f"{r['completion_tokens']} | {float(r['cost_usd'] or 0):.4f} |" for r in rows]
+    return "\n".join(lines)

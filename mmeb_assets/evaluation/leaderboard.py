@@ -50,8 +50,8 @@ def describe(runs: list[Run], missing: list[str]) -> tuple[dict[str, int], dict[
                      ", ".join(f"{key} {value:.1f}%" for key, value in sorted(agreement.items())))
     for model, n in sorted(sampled.items()):
         run = next(r for r in runs if r.answers.model == model)
-        cap = f"; prompt capped at {run.answers.max_prompt_tokens} tokens (lowest-ranked records dropped " \
-              f"first, so large k adds little)" if run.answers.max_prompt_tokens else ""
+        cap = f"; prompt capped at {run.answers.max_prompt_tokens} tokens: it sees the top-ranked records that " \
+              f"fit, so a larger k may add nothing" if run.answers.max_prompt_tokens else ""
         notes.append(f"† {model}: a fixed stratified sample of {n} of {run.answers.n_questions} questions "
                      f"(the same questions at every k){cap}; its intervals are wide.")
     readers = sorted({r.answers.model for r in runs if r.answers.backend == "reader"})

@@ -45,20 +45,19 @@ def record_block(index: int, record: Record) -> str:
 
 
 def fit_budget(ranked: list[Record], budget_tokens: int | None, overhead_tokens: int) -> tuple[list[Record], list[str]]:
-    """Keep records in retrieval rank order while they fit; return (kept, dropped ids)."""
+    """The longest prefix of the ranking that fits; the rest is dropped (ids returned).
+
+    A prefix, so a capped model sees the same records at k=50 as at k=10 once the budget is full
+    (and the response cache answers the repeat).
+    """
     if not budget_tokens:
         return list(ranked), []
-    kept: list[Record] = []
-    dropped: list[str] = []
     used = overhead_tokens
-    for record in ranked:
-        cost = estimate_tokens(record_block(0, record)) + 2
-        if used + cost <= budget_tokens:
-            kept.append(record)
-            used += cost
-        else:
-            dropped.append(record.id)
-    return kept, dropped
+    for index, record in enumerate(ranked):
+        used += estimate_tokens(record_block(0, record)) + 2
+        if used > budget_tokens:
+            return list(ranked[:index]), [r.id for r in ranked[index:]]
+    return list(ranked), []
 
 
 def image_data_url(path: Path) -> str | None:
