@@ -70,8 +70,9 @@ def test_reader_partitions_and_leaderboard_materialize(mmeb_home):
     reports = mmeb_home / "evaluation" / "reports"
     text = (reports / "leaderboard.md").read_text()
     assert "Table 5" in text and "Table 6" in text and "Table 7" in text and "reader-oracle" in text
-    with Image.open(reports / "overall_accuracy.png") as png:
-        assert png.size[0] > 100
+    for name in ("overall_accuracy.png", "evidence_modality.png", "recall_vs_accuracy.png"):
+        with Image.open(reports / name) as png:
+            assert png.format == "PNG" and png.size[0] > 100
     rows = list(csv.DictReader(open(reports / "table5.csv")))
     assert {r["model"] for r in rows} == {"reader-latest-mention", "reader-first-mention", "reader-oracle"}
     meta = board_run.asset_materializations_for_node("leaderboard")[0].metadata

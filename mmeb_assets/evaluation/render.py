@@ -134,6 +134,38 @@ def _bar_plot(path: Path, title: str, groups: list[str], series: dict[str, list[
     atomic_write_bytes(path, buffer.getvalue())
 
 
+def _recall_plot(path: Path, board: Leaderboard) -> bool:
+    """Table 7 as a picture: overall accuracy against evidence Recall@k, one line per model and retriever."""
+    cells = [c for c in board.cells if c.table == "table7" and c.n]
+    lines: dict[str, list[tuple[float, float]]] = {}
+    for cell in cells:
+        recall = board.recall.get(cell.retriever, {}).get(str(cell.k))
+        if recall is not None:
+            lines.setdefault(f"{cell.model} ({cell.retriever})", []).append((recall, cell.accuracy))
+    if not lines:
+        return False
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    for name, points in sorted(lines.items()):
+        points.sort()
+        ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=name)
+    ax.set_xlabel("evidence Recall@k (%) — k = 10, 50, 100")
+    ax.set_ylabel("overall accuracy (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title("Recall@k vs accuracy (Table 7)", fontsize=10)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    atomic_write_bytes(path, buffer.getvalue())
+    return True
+
+
 def write_reports(board: Leaderboard, counts: dict[str, int], folder: Path) -> dict[str, str]:
     """Markdown, one CSV per table, and PNG plots; returns name -> path."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -155,4 +187,6 @@ def write_reports(board: Leaderboard, counts: dict[str, int], folder: Path) -> d
         _bar_plot(files["table6_png"], f"Accuracy by gold evidence count and modality (k={k6})",
                   [T6_LABELS[c] for c in TABLE6_COLUMNS],
                   {m: [t6.get((m, k6, c)) for c in TABLE6_COLUMNS] for m in models})
+        if _recall_plot(folder / "recall_vs_accuracy.png", board):
+            files["table7_png"] = folder / "recall_vs_accuracy.png"
     return {name: str(path) for name, path in files.items()}
