@@ -12,7 +12,7 @@ from test_retrieval_fixtures import TEXTS, make_item, make_record_set, make_reco
 from mmeb_assets.partitions import retriever_partitions_def, seed_partitions_def
 from mmeb_assets.retrieval.assets import build_corpus, corpus, lance_index, retrievals
 from mmeb_assets.retrieval.index import index_records, project_hashes
-from mmeb_assets.retrieval.recall import recall_by_group, recall_markdown
+from mmeb_assets.retrieval.recall import read_overall, recall_by_group, recall_csv, recall_markdown, table7_row
 from mmeb_assets.retrieval.search import fts_search, hybrid_search, numpy_topk, rrf_fuse, table_matrix, vector_search
 from mmeb_assets.schema.evaluation import RetrievalSet
 from mmeb_assets.schema.qa import Benchmark
@@ -135,6 +135,10 @@ def test_recall_at_k_equals_the_hand_count():
                       "modality:text+visual": 1, "evidence:1": 1, "evidence:2+": 2}
     md = recall_markdown("minilm", recall, counts)
     assert "| minilm | 50.0 | 66.7 | 83.3 |" in md and "Text + visual" in md
+    row = table7_row({"qwen3-vl-2b": {"10": 0.413, "50": 0.57}, "qwen3-vl-8b": {"10": 0.43, "50": 0.596}})
+    assert row.splitlines()[0] == "| Retriever | k = 10 · qwen3-vl-2b | k = 10 · qwen3-vl-8b | k = 50 · qwen3-vl-2b | k = 50 · qwen3-vl-8b |"
+    assert row.splitlines()[2] == "| Evidence Recall@k | 41.3 | 43.0 | 57.0 | 59.6 |"
+    assert read_overall(recall_csv("minilm", recall, counts))["100"] == pytest.approx(recall["100"]["overall"])
 
 
 def test_duplicate_record_ids_across_projects_are_rejected(mmeb_home):
@@ -193,6 +197,10 @@ def test_materialize_corpus_lance_index_retrievals(mmeb_home):
     csv_text = (mmeb_home / "evaluation" / "retrieval" / "minilm" / "recall.csv").read_text()
     assert "| Retriever | k = 10 | k = 50 | k = 100 |" in md and "Visual only" in md
     assert csv_text.splitlines()[0] == "retriever,group,n,recall@10,recall@50,recall@100"
+    table7 = (mmeb_home / "evaluation" / "retrieval" / "table7_recall.md").read_text()
+    assert "| Retriever | k = 10 · minilm | k = 50 · minilm | k = 100 · minilm |" in table7
+    assert f"| Evidence Recall@k | {100 * out.recall['10']['overall']:.1f} |" in table7
+    assert table7.split("\n")[4].endswith("| 100.0 |")
     meta = result.asset_materializations_for_node("retrievals")[0].metadata
     assert meta["recall@100"].value == 1.0 and "Evidence Recall@k" in meta["recall_table"].value
     assert meta["reindexed_projects"].value == "none"  # lance_index already built this retriever's rows

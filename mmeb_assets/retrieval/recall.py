@@ -113,3 +113,23 @@ def recall_csv(retriever: str, recall: Mapping[str, Mapping[str, float]], counts
     for group, n in counts.items():
         writer.writerow([retriever, group, n, *[f"{recall[k][group]:.6f}" for k in recall]])
     return out.getvalue()
+
+
+def table7_row(overall: Mapping[str, Mapping[str, float]]) -> str:
+    """The paper's Table 7 recall row over several retrievers: {retriever: {k: Recall@k}} ->
+    markdown with a column per (k, retriever), retrievers side by side within each k."""
+    retrievers = list(overall)
+    ks = sorted({k for row in overall.values() for k in row}, key=int)
+    head = "| Retriever | " + " | ".join(f"k = {k} · {r}" for k in ks for r in retrievers) + " |"
+    rule = "|---|" + "---:|" * (len(ks) * len(retrievers))
+    cells = " | ".join(_pct(overall[r].get(k)) for k in ks for r in retrievers)
+    return "\n".join([head, rule, f"| Evidence Recall@k | {cells} |"]) + "\n"
+
+
+def read_overall(csv_text: str) -> dict[str, float]:
+    """{k: overall Recall@k} from a recall.csv written by `recall_csv`."""
+    rows = list(csv.DictReader(io.StringIO(csv_text)))
+    for row in rows:
+        if row["group"] == "overall":
+            return {key.split("@")[1]: float(value) for key, value in row.items() if key.startswith("recall@")}
+    return {}
