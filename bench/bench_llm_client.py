@@ -79,7 +79,7 @@ def main() -> int:
     finally:
         process.terminate()
         process.wait(timeout=10)
-    ideal = args.requests / args.concurrency * args.latency
+    ideal = max(1e-9, args.requests / args.concurrency * args.latency)
     per_seq = base_s / args.baseline
     per_conc = first_s / args.requests
     print(f"LLM client bench: {args.requests} requests, concurrency {args.concurrency}, "
