@@ -44,6 +44,55 @@ def _encode_all(loaded, items, instruction, batch, pixels):
     return np.concatenate(chunks)
 
 
+def _weights(model: str, cpu: bool, work: Path) -> tuple[Path, str]:
+    """The real checkpoint when `model` is a folder, else a random Qwen3-VL-style one written now."""
+    from mmeb_assets.retrieval.tiny_qwen3_vl import write_tiny_qwen3_vl
+
+    if model and Path(model).exists():
+        return Path(model), "real weights"
+    if model:
+        print(f"weights not found at {model!r}: using a random Qwen3-VL-style checkpoint instead")
+    start = time.perf_counter()
+    size = dict(hidden_size=64, layers=2, vision_hidden=32, vision_layers=2) if cpu else \
+        dict(hidden_size=1024, layers=8, vision_hidden=512, vision_layers=4)
+    folder = write_tiny_qwen3_vl(work / "random-qwen3-vl", **size)
+    return folder, f"random Qwen3-VL-style checkpoint {size}, written in {time.perf_counter() - start:.1f} s"
+
+
+def _cases(n_texts: int, n_images: int, work: Path) -> dict[str, list[tuple[str, str | None]]]:
+    from PIL import Image
+
+    rng = np.random.default_rng(0)
+    words = "budget forecast meeting slide figure table report deadline vendor emissions harbor recall".split()
+    texts = [" ".join(rng.choice(words, 60)) for _ in range(n_texts)]
+    images = []
+    for i in range(n_images):
+        path = work / f"page{i}.png"
+        Image.fromarray((rng.random((448, 448, 3)) * 255).astype("uint8")).save(path)
+        images.append(str(path))
+    return {"text": [(t, None) for t in texts], "image": [("", p) for p in images],
+            "text+image": [(texts[i % len(texts)], p) for i, p in enumerate(images)]}
+
+
+def _measure(loaded, cases, batch: int, sync, dtype) -> None:
+    pixels = (4 * 32 * 32, 448 * 448)
+    _encode_all(loaded, cases["text+image"][:4], DOCUMENT, 4, pixels)  # warm-up (kernels, allocator)
+    vectors = {}
+    for name, items in cases.items():
+        vectors[name], secs = _timed(lambda: _encode_all(loaded, items, DOCUMENT, batch, pixels), sync)
+        norms = np.linalg.norm(vectors[name], axis=1)
+        print(f"{name:<11} {len(items):>4} inputs, batch {batch}: {secs:.2f} s = {len(items) / secs:.1f} inputs/s"
+              f"   norms {norms.min():.4f}..{norms.max():.4f}   finite {bool(np.isfinite(vectors[name]).all())}")
+    texts = cases["text"][:128]
+    queries, secs = _timed(lambda: _encode_all(loaded, texts, QUERY, 64, pixels), sync)
+    print(f"queries     {len(texts):>4} inputs, batch 64: {len(texts) / secs:.1f} inputs/s   query vs document "
+          f"cosine (same text) mean {float(np.mean(np.sum(queries * vectors['text'][:len(texts)], axis=1))):.4f}")
+    single = np.concatenate([_encode_all(loaded, [item], DOCUMENT, 1, pixels) for item in cases["text+image"][:8]])
+    agree = np.sum(single * vectors["text+image"][:len(single)], axis=1)
+    print(f"batched vs one-at-a-time ({dtype}, text+image, {len(single)} inputs): cosine min {agree.min():.4f} "
+          f"mean {agree.mean():.4f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", default=os.environ.get("MMEB_QWEN3_VL_EMBEDDING_2B", ""))
@@ -62,22 +111,10 @@ def main() -> int:
         print("SKIP: no CUDA device visible; nothing to check here")
         return 0
     print(f"device: {'cpu (dry run)' if cpu else torch.cuda.get_device_name(0)}")
-    from PIL import Image
-
     from mmeb_assets.retrieval.qwen3_vl import load_qwen3_vl
-    from mmeb_assets.retrieval.tiny_qwen3_vl import write_tiny_qwen3_vl
 
     work = Path(tempfile.mkdtemp(prefix="qwen3vl-check-"))
-    if args.model and Path(args.model).exists():
-        model_dir, kind = Path(args.model), "real weights"
-    else:
-        if args.model:
-            print(f"weights not found at {args.model!r}: using a random Qwen3-VL-style checkpoint instead")
-        start = time.perf_counter()
-        size = dict(hidden_size=64, layers=2, vision_hidden=32, vision_layers=2) if cpu else \
-            dict(hidden_size=1024, layers=8, vision_hidden=512, vision_layers=4)
-        model_dir = write_tiny_qwen3_vl(work / "random-qwen3-vl", **size)
-        kind = f"random Qwen3-VL-style checkpoint {size}, written in {time.perf_counter() - start:.1f} s"
+    model_dir, kind = _weights(args.model, cpu, work)
     print(f"weights: {kind} at {model_dir}")
     sync = (lambda: None) if cpu else torch.cuda.synchronize
     loaded, load_s = _timed(lambda: load_qwen3_vl(str(model_dir), device="cpu" if cpu else "cuda",
@@ -86,42 +123,12 @@ def main() -> int:
     n_params = sum(p.numel() for p in loaded.model.parameters())
     print(f"load: {load_s:.1f} s  params {n_params / 1e6:.1f} M  on {param.device}  dtype {param.dtype}  "
           f"dim {loaded.hidden_size}")
-    if not cpu:
+    if cpu:
+        args.texts, args.images, args.batch = 16, 4, 4
+    else:
         assert param.device.type == "cuda" and param.dtype == torch.bfloat16, "weights not on the GPU in bf16"
         torch.cuda.reset_peak_memory_stats()
-    else:
-        args.texts, args.images, args.batch = 16, 4, 4
-
-    rng = np.random.default_rng(0)
-    words = "budget forecast meeting slide figure table report deadline vendor emissions harbor recall".split()
-    texts = [" ".join(rng.choice(words, 60)) for _ in range(args.texts)]
-    image_paths = []
-    for i in range(args.images):  # noqa: B007
-        path = work / f"page{i}.png"
-        Image.fromarray((rng.random((448, 448, 3)) * 255).astype("uint8")).save(path)
-        image_paths.append(str(path))
-    pixels = (4 * 32 * 32, 448 * 448)
-    _encode_all(loaded, [(texts[0], image_paths[0])] * 4, DOCUMENT, 4, pixels)  # warm-up (kernels, allocator)
-
-    cases = {
-        "text": [(t, None) for t in texts],
-        "image": [("", p) for p in image_paths],
-        "text+image": [(texts[i % len(texts)], p) for i, p in enumerate(image_paths)],
-    }
-    vectors = {}
-    for name, items in cases.items():
-        vectors[name], secs = _timed(lambda: _encode_all(loaded, items, DOCUMENT, args.batch, pixels), sync)
-        norms = np.linalg.norm(vectors[name], axis=1)
-        print(f"{name:<11} {len(items):>4} inputs, batch {args.batch}: {secs:.2f} s = {len(items) / secs:.1f} inputs/s"
-              f"   norms {norms.min():.4f}..{norms.max():.4f}   finite {bool(np.isfinite(vectors[name]).all())}")
-    nq = min(128, len(texts))
-    queries, secs = _timed(lambda: _encode_all(loaded, [(t, None) for t in texts[:nq]], QUERY, 64, pixels), sync)
-    print(f"queries     {nq:>4} inputs, batch 64: {nq / secs:.1f} inputs/s   query vs document cosine "
-          f"(same text) mean {float(np.mean(np.sum(queries * vectors['text'][:nq], axis=1))):.4f}")
-    single = np.concatenate([loaded.encode([item], DOCUMENT, min_pixels=pixels[0], max_pixels=pixels[1],
-                                           max_length=8192) for item in cases["text+image"][:8]])
-    agree = np.sum(single * vectors["text+image"][:8], axis=1)
-    print(f"batched vs one-at-a-time ({param.dtype}, text+image, 8 inputs): cosine min {agree.min():.4f} mean {agree.mean():.4f}")
+    _measure(loaded, _cases(args.texts, args.images, work), args.batch, sync, param.dtype)
     if not cpu:
         print(f"peak GPU memory: {torch.cuda.max_memory_allocated() / 2**30:.2f} GiB")
     print("OK: Qwen3-VL embedder " + ("path ran on the CPU (dry run)" if cpu else
