@@ -183,3 +183,32 @@ def test_answers_partition_mapping_reads_the_configured_retriever():
     downstream = mapping.downstream_partition_keys_by_upstream_partition_key
     assert set(downstream) == {load_registry().active_retriever}
     assert dg.MultiPartitionKey({"model": "reader-oracle", "k": "100"}) in downstream["minilm"]
+
+
+def test_llm_judge_runs_next_to_the_rules_and_agreement_is_reported(mmeb_home, monkeypatch):
+    verdicts = {"0.412": True}
+
+    def grader(payload):
+        import json
+
+        fields = json.loads(payload["messages"][1]["content"])
+        ok = verdicts.get(fields["candidate_answer"].strip(), False)
+        return json.dumps({"correct": ok, "reason": "compared with the reference"})
+
+    res = resources(mmeb_home)
+    assert dg.materialize(ALL, resources=res, selection=["benchmark", "corpus"]).success
+    assert dg.materialize(ALL, resources=res, selection=["retrievals"], partition_key="minilm").success
+    key = dg.MultiPartitionKey({"model": "reader-latest-mention", "k": "10"})
+    with OpenAITestServer(grader) as server:
+        monkeypatch.setenv("MMEB_GPT56_LUNA_URL", server.base_url)
+        result = dg.materialize(ALL, resources=res, selection=["answers", "judgments"], partition_key=key)
+        sent = len(server.requests)
+        again = dg.materialize(ALL, resources=res, selection=["judgments"], partition_key=key)
+        assert len(server.requests) == sent, "judgments are cached: an unchanged rerun asks nothing"
+    assert result.success and again.success and sent == 6
+    judged = result.output_for_node("judgments")
+    assert judged.judge == "llm:gpt-5.6-luna" and judged.n_compared == 6
+    rules = [j.rules_correct for j in judged.judgments]
+    llm = [j.llm_correct for j in judged.judgments]
+    assert judged.agreement == sum(a == b for a, b in zip(rules, llm)) / 6
+    assert [j.correct for j in judged.judgments] == llm
