@@ -157,3 +157,19 @@ def test_generate_json_still_validates_and_reasks_through_the_client(tmp_path):
     assert "z is not an option" in server.requests[-1]["messages"][-1]["content"]
     assert llm.generator_name == "openai:test-model" and not llm.offline
     assert LLMResource().offline
+
+
+def test_a_timed_out_request_is_retried(tmp_path):
+    slow_first = {"n": 0}
+
+    def handler(payload):
+        slow_first["n"] += 1
+        if slow_first["n"] == 1:
+            threading.Event().wait(1.5)  # longer than the client's timeout
+        return "ok"
+
+    with OpenAITestServer(handler) as server:
+        llm = LLMResource(backend="openai", base_url=server.base_url, model="test-model", home=str(tmp_path),
+                          timeout_s=0.3, backoff_base_s=0.01)
+        reply = llm.complete(MESSAGES, stage="t")
+    assert reply.text == "ok" and reply.retries >= 1 and len(server.requests) >= 2
