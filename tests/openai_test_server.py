@@ -77,8 +77,11 @@ class OpenAITestServer:
                     self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                try:
+                    self.end_headers()
+                    self.wfile.write(body)
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up (a timeout test)
+                    self.close_connection = True
 
         class Server(ThreadingHTTPServer):
             daemon_threads = True
