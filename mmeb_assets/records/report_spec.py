@@ -4,6 +4,7 @@ Blocks: heading, paragraph, bullets, table (inline, text layer), table_image, fi
 """
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -50,12 +51,20 @@ def results_table(ctx: RenderContext, doc: DocumentPlan) -> tuple[list[str], lis
     return ["Item"] + cols, rows
 
 
+def mask_values(text: str, values: list[str]) -> str:
+    """A report written before a result exists must not print it, even inside source prose."""
+    for value in sorted({v for v in values if v}, key=len, reverse=True):
+        text = re.sub(rf"(?<![\d.]){re.escape(value)}(?![\d])", "(pending)", text)
+    return text
+
+
 def rules_report_spec(ctx: RenderContext, doc: DocumentPlan) -> ReportSpec:
     org, tx, plan = ctx.org, ctx.facts.textual, ctx.plan
     wrong = shown_wrong(doc, plan)
     header, rows = results_table(ctx, doc)
     done = [i for i in items_of(plan, doc.item_ids) if i.id not in doc.pending_item_ids]
     pending = items_of(plan, doc.pending_item_ids)
+    unseen = [v for item in pending for v in item.values.values()]
     summary = (f"This is version {doc.version} of the {doc.title}, prepared by {ctx.name(doc.author)} for the "
                f"{org.milestone_a.name}. It covers {len(done)} completed runs of {org.internal_model_name}"
                + (f"; {len(pending)} further results are pending and will be added in the next version."
@@ -63,9 +72,9 @@ def rules_report_spec(ctx: RenderContext, doc: DocumentPlan) -> ReportSpec:
     pages = [Page(blocks=[Block(kind="heading", text=f"{doc.title} (v{doc.version})"),
                           Block(kind="paragraph", text=f"{org.company_name} — {org.product}. {org.tagline}."),
                           Block(kind="paragraph", text=summary),
-                          Block(kind="paragraph", text=f"{org.internal_model_name}: {tx.one_sentence}")]),
+                          Block(kind="paragraph", text=f"{org.internal_model_name}: {mask_values(tx.one_sentence, unseen)}")]),
              Page(blocks=[Block(kind="heading", text="Method"),
-                          Block(kind="paragraph", text=tx.task_summary),
+                          Block(kind="paragraph", text=mask_values(tx.task_summary, unseen)),
                           Block(kind="bullets", items=tx.pipeline_steps or tx.components),
                           Block(kind="heading", text="Configuration"),
                           Block(kind="table", header=["Setting", "Value"],
