@@ -9,6 +9,7 @@ from mmeb_assets.manifests import load_manifest
 from mmeb_assets.partitions import seed_partitions_def
 from mmeb_assets.provenance import code_version
 from mmeb_assets.schema.source import SourceDocument, SourceFacts, Table
+from mmeb_assets.versioning import versioned
 from mmeb_resources.llm import LLMResource
 from mmeb_resources.storage import StorageResource
 
@@ -29,7 +30,7 @@ def table_markdown(table: Table, max_rows: int = 8) -> str:
 
 @dg.asset(partitions_def=seed_partitions_def, code_version=INGESTION_CODE_VERSION, group_name="ingestion",
           kinds={"pdf", "python"})
-def seed_document(context: dg.AssetExecutionContext, storage: StorageResource) -> SourceDocument:
+def seed_document(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.Output[SourceDocument]:
     """The seed PDF read into page text/blocks, caption-anchored tables and figures, numeric claims.
 
     Demo seeds (`generator: demo`) are written first if missing. Files: `projects/<seed>/source_document.json`
@@ -54,19 +55,18 @@ def seed_document(context: dg.AssetExecutionContext, storage: StorageResource) -
         path = out / figure.image_path
         metadata["figure_thumbnail"] = dg.MetadataValue.path(str(path))
         metadata["figure_preview"] = dg.MetadataValue.md(f"![{figure.id}](file://{path})\n\n{figure.caption}")
-    context.add_output_metadata(metadata)
-    return document
+    return versioned(document, metadata)
 
 
 @dg.asset(partitions_def=seed_partitions_def, code_version=INGESTION_CODE_VERSION, group_name="ingestion",
           kinds={"python"})
-def source_facts(context: dg.AssetExecutionContext, seed_document: SourceDocument, llm: LLMResource) -> SourceFacts:
+def source_facts(context: dg.AssetExecutionContext, seed_document: SourceDocument, llm: LLMResource) -> dg.Output[SourceFacts]:
     """Textual and visual extraction (paper: Source Information Extraction); rules twin when offline."""
     entry = load_manifest().seed(context.partition_key)
     hints = demo_figure_hints(entry.id) if entry.generator == DEMO_GENERATOR else None
     facts = extract_source_facts(seed_document, llm, domain=entry.domain, figure_hints=hints)
     textual = facts.textual
-    context.add_output_metadata({
+    return versioned(facts, {
         "generator": facts.provenance.generator, "method_name": textual.method_name,
         "claims": len(textual.claims), "config_facts": len(textual.config_facts),
         "components": len(textual.components), "figures_described": len(facts.visual),
@@ -75,4 +75,3 @@ def source_facts(context: dg.AssetExecutionContext, seed_document: SourceDocumen
             [f"**{textual.method_name}**: {textual.one_sentence}", ""]
             + [f"- {c.label}: {', '.join(c.value_strings)}" for c in textual.claims[:8]])),
     })
-    return facts

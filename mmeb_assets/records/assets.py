@@ -12,6 +12,7 @@ from mmeb_assets.records.stats import WorkspaceStats, workspace_stats as compute
 from mmeb_assets.schema.records import RecordSet
 from mmeb_assets.schema.source import SourceFacts
 from mmeb_assets.schema.workspace import EventPlan, Organization
+from mmeb_assets.versioning import versioned
 from mmeb_resources.llm import LLMResource
 from mmeb_resources.storage import StorageResource
 
@@ -57,7 +58,7 @@ def _thumbnail_md(path, record_id: str) -> str:
           description="Every record of the simulated week: Slack, e-mail, Notion, meetings, logs, PDF pages, "
                       "slides and images, with versions kept; exported as projects/<seed>/records.jsonl.")
 def records(context: dg.AssetExecutionContext, storage: StorageResource, llm: LLMResource,
-            source_facts: SourceFacts, organization: Organization, event_plan: EventPlan) -> RecordSet:
+            source_facts: SourceFacts, organization: Organization, event_plan: EventPlan) -> dg.Output[RecordSet]:
     seed = context.partition_key
     project_dir = storage.project_dir(seed)
     rs = render_records(source_facts, organization, event_plan, project_dir,
@@ -71,20 +72,18 @@ def records(context: dg.AssetExecutionContext, storage: StorageResource, llm: LL
     if thumb is not None:
         meta["thumbnail"] = dg.MetadataValue.path(str(project_dir / thumb.image_path))
         meta["thumbnail_preview"] = dg.MetadataValue.md(_thumbnail_md(project_dir / thumb.image_path, thumb.id))
-    context.add_output_metadata(meta)
-    return rs
+    return versioned(rs, meta)
 
 
 @dg.asset(partitions_def=seed_partitions_def, code_version=code_version("records"), group_name="records",
           description="The paper's Table 3 (b) for one project: records by source, text vs visual, "
                       "record versions, tokens.")
-def workspace_stats(context: dg.AssetExecutionContext, records: RecordSet) -> WorkspaceStats:
+def workspace_stats(context: dg.AssetExecutionContext, records: RecordSet) -> dg.Output[WorkspaceStats]:
     stats = compute_stats([records], make_provenance(records.seed_id, "records", "rules",
                                                      code=code_version("records"), inputs=records))
-    context.add_output_metadata({"table": dg.MetadataValue.md(stats.markdown()),
-                                 "retrieval_records": stats.retrieval_records,
-                                 "record_versions": stats.record_versions, "tokens": stats.tokens_total})
-    return stats
+    return versioned(stats, {"table": dg.MetadataValue.md(stats.markdown()),
+                             "retrieval_records": stats.retrieval_records,
+                             "record_versions": stats.record_versions, "tokens": stats.tokens_total})
 
 
 @dg.asset(ins={"records": dg.AssetIn("records")}, code_version=code_version("records"), group_name="records",

@@ -13,6 +13,7 @@ from mmeb_assets.schema.source import SourceFacts
 from mmeb_assets.schema.workspace import EventPlan, Organization
 from mmeb_assets.simulation.api import build_event_plan, build_organization
 from mmeb_assets.simulation.config import SimulationConfig, derive_random_seed
+from mmeb_assets.versioning import versioned
 from mmeb_resources.llm import LLMResource
 
 STAGE = "simulation"
@@ -78,16 +79,15 @@ def plan_markdown(plan: EventPlan, limit: int = 25) -> str:
           description="The project's invented company: archetype and reason, customer, milestones, team, channels, "
                       "late joiner. A manifest entry's `archetype` overrides the choice.")
 def organization(context: dg.AssetExecutionContext, config: SimulationRunConfig, source_facts: SourceFacts,
-                 llm: LLMResource) -> Organization:
+                 llm: LLMResource) -> dg.Output[Organization]:
     seed = context.partition_key
     random_seed = derive_random_seed(seed, config.random_seed)
     org = build_organization(source_facts, random_seed=random_seed, config=config.to_config(manifest_archetype(seed)),
                              llm=llm)
-    context.add_output_metadata({
+    return versioned(org, {
         "archetype": org.archetype, "people": len(org.people), "channels": len(org.channels),
         "random_seed": random_seed, "generator": org.provenance.generator,
         "preview": dg.MetadataValue.md(org_markdown(org))})
-    return org
 
 
 @dg.asset(partitions_def=seed_partitions_def, code_version=code_version(STAGE), group_name=STAGE,
@@ -95,7 +95,7 @@ def organization(context: dg.AssetExecutionContext, config: SimulationRunConfig,
           description="The scripted week: items, invented facts, errors, decisions, evolving facts, document "
                       "schedule and every event with actor, time, place and required values.")
 def event_plan(context: dg.AssetExecutionContext, config: SimulationRunConfig, source_facts: SourceFacts,
-               organization: Organization, llm: LLMResource) -> EventPlan:
+               organization: Organization, llm: LLMResource) -> dg.Output[EventPlan]:
     seed = context.partition_key
     random_seed = derive_random_seed(seed, config.random_seed)
     base = config.to_config(organization.archetype).model_dump(exclude={"start", "days"})
@@ -103,11 +103,10 @@ def event_plan(context: dg.AssetExecutionContext, config: SimulationRunConfig, s
     plan = build_event_plan(source_facts, organization, random_seed=random_seed, config=sim, llm=llm)
     kinds = Counter(e.kind for e in plan.events)
     places = Counter("slack" if e.where not in ("email", "notion", "meeting", "files") else e.where for e in plan.events)
-    context.add_output_metadata({
+    return versioned(plan, {
         "events": len(plan.events), "items": len(plan.items), "errors": len(plan.errors),
         "decisions": len(plan.decisions), "evolving_facts": len(plan.evolving_facts),
         "invented_facts": len(plan.invented), "documents": len(plan.documents), "random_seed": random_seed,
         "events_by_kind": dg.MetadataValue.json(dict(sorted(kinds.items()))),
         "events_by_place": dg.MetadataValue.json(dict(sorted(places.items()))),
         "preview": dg.MetadataValue.md(plan_markdown(plan))})
-    return plan
