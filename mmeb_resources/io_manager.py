@@ -1,6 +1,7 @@
 """Stores each asset's pydantic output as JSON at a path that includes its partition key.
 
-Per-seed assets land in `projects/<seed>/<asset>.json`; model x k assets in
+Per-seed assets land in `projects/<seed>/<asset>.json`; other single-dimension partitions (retrievers)
+in `evaluation/<asset>/<key>/<asset>.json`; model x k assets in
 `evaluation/<model>/k<k>/<asset>.json`; unpartitioned ones in `benchmark/<asset>.json`.
 """
 from __future__ import annotations
@@ -10,15 +11,20 @@ import json
 from pathlib import Path
 from typing import Any
 
-from dagster import ConfigurableIOManager, InputContext, MultiPartitionKey, OutputContext
+from dagster import ConfigurableIOManager, InputContext, MultiPartitionKey, MultiPartitionsDefinition, OutputContext
 from pydantic import BaseModel
 
 from mmeb_resources.storage import atomic_write_text, default_home
 
 
-def _partition_folder(root: Path, key: str | MultiPartitionKey | None) -> Path:
+def _partition_folder(root: Path, key: str | MultiPartitionKey | None, asset_name: str = "",
+                      per_seed: bool = True) -> Path:
     if key is None:
         return root / "benchmark"
+    if not per_seed and not isinstance(key, MultiPartitionKey) and "|" not in str(key):
+        return root / "evaluation" / asset_name / str(key)
+    if not isinstance(key, MultiPartitionKey) and "|" in str(key):
+        raise ValueError(f"multi-partition key {key!r} given as a plain string")
     if isinstance(key, MultiPartitionKey):
         dims = key.keys_by_dimension
         if set(dims) == {"model", "k"}:
@@ -36,6 +42,21 @@ def _load(path: Path) -> Any:
     return model_cls.model_validate(envelope["data"])
 
 
+def _is_seed_partitioned(partitions_def) -> bool:
+    if partitions_def is None:
+        return True
+    from mmeb_assets.partitions import seed_partitions_def
+
+    return partitions_def == seed_partitions_def
+
+
+def _as_key(partitions_def, key):
+    """Plain 'a|b' strings of a multi-partitioned asset back to MultiPartitionKey."""
+    if isinstance(partitions_def, MultiPartitionsDefinition) and not isinstance(key, MultiPartitionKey):
+        return partitions_def.get_partition_key_from_str(str(key))
+    return key
+
+
 class PydanticJsonIOManager(ConfigurableIOManager):
     """Atomic JSON files; loads a dict partition->object when an input spans partitions."""
 
@@ -45,16 +66,16 @@ class PydanticJsonIOManager(ConfigurableIOManager):
     def root(self) -> Path:
         return Path(self.home).resolve() if self.home else default_home()
 
-    def _path(self, asset_name: str, key: str | MultiPartitionKey | None) -> Path:
-        return _partition_folder(self.root, key) / f"{asset_name}.json"
+    def _path(self, asset_name: str, key: str | MultiPartitionKey | None, partitions_def=None) -> Path:
+        return _partition_folder(self.root, key, asset_name, _is_seed_partitioned(partitions_def)) / f"{asset_name}.json"
 
     def handle_output(self, context: OutputContext, obj: Any) -> None:
         if obj is None:
             return
         if not isinstance(obj, BaseModel):
             raise TypeError(f"{context.asset_key.to_user_string()} must return a pydantic model, got {type(obj)}")
-        key = context.partition_key if context.has_asset_partitions else None
-        path = self._path(context.asset_key.path[-1], key)
+        key = context.asset_partition_key if context.has_asset_partitions else None
+        path = self._path(context.asset_key.path[-1], key, context.asset_partitions_def if key else None)
         envelope = {"model": f"{type(obj).__module__}.{type(obj).__qualname__}", "data": obj.model_dump(mode="json")}
         atomic_write_text(path, json.dumps(envelope, ensure_ascii=False, indent=1) + "\n")
         context.add_output_metadata({"path": str(path)})
@@ -64,17 +85,18 @@ class PydanticJsonIOManager(ConfigurableIOManager):
         if not context.has_asset_partitions:
             return _load(self._path(name, None))
         keys = context.asset_partition_keys
+        pdef = context.asset_partitions_def
         own_key = context.partition_key if context.has_partition_key else None
         if own_key is not None and own_key in keys:
             # Same partitioning: the step (an asset, or a check in this partition's run) reads its own part.
-            return _load(self._path(name, own_key))
-        return self._load_many(context, name, keys)
+            return _load(self._path(name, _as_key(pdef, own_key), pdef))
+        return self._load_many(context, name, [_as_key(pdef, k) for k in keys], pdef)
 
-    def _load_many(self, context: InputContext, name: str, keys) -> dict[str, Any]:
+    def _load_many(self, context: InputContext, name: str, keys, pdef) -> dict[str, Any]:
         """Aggregates read what exists: a failed seed is left out (and logged), not fatal."""
         loaded, missing = {}, []
         for key in keys:
-            path = self._path(name, key)
+            path = self._path(name, key, pdef)
             if path.exists():
                 loaded[str(key)] = _load(path)
             else:

@@ -11,6 +11,7 @@ import pytest
 
 from mmeb_assets.build import build_all, plan_phases
 from mmeb_assets.manifests import ManifestError, load_manifest
+from mmeb_assets.partitions import seed_partitions_def
 from mmeb_assets.schema import Provenance, StageArtifact
 from mmeb_resources.io_manager import PydanticJsonIOManager
 from mmeb_resources.storage import atomic_write_text
@@ -54,12 +55,12 @@ class _Toy(StageArtifact):
 
 
 def _toy_pipeline():
-    parts = dg.StaticPartitionsDefinition(["a", "b", "bad"])
+    parts = seed_partitions_def  # aurora-retrieval, harbor-emissions, lumen-vision; the last one breaks
 
     @dg.asset(partitions_def=parts)
     def toy_seed(context) -> _Toy:
-        if context.partition_key == "bad":
-            raise ValueError("seed 'bad' is broken")
+        if context.partition_key == "lumen-vision":
+            raise ValueError("seed 'lumen-vision' is broken")
         prov = Provenance(seed_id=context.partition_key, stage="toy", generator="rules")
         return _Toy(seed_id=context.partition_key, provenance=prov, value=len(context.partition_key))
 
@@ -74,13 +75,42 @@ def _toy_pipeline():
 def test_io_manager_paths_and_aggregate_skips_failed_partition(tmp_path):
     toy_seed, toy_total = _toy_pipeline()
     io = PydanticJsonIOManager(home=str(tmp_path))
-    for key in ["a", "b", "bad"]:
+    for key in seed_partitions_def.get_partition_keys():
         dg.materialize([toy_seed], partition_key=key, resources={"io_manager": io}, raise_on_error=False)
-    stored = json.loads((tmp_path / "projects" / "a" / "toy_seed.json").read_text())
-    assert stored["data"]["value"] == 1 and stored["model"].endswith("_Toy")
-    assert not (tmp_path / "projects" / "bad" / "toy_seed.json").exists()
+    stored = json.loads((tmp_path / "projects" / "aurora-retrieval" / "toy_seed.json").read_text())
+    assert stored["data"]["value"] == len("aurora-retrieval") and stored["model"].endswith("_Toy")
+    assert not (tmp_path / "projects" / "lumen-vision" / "toy_seed.json").exists()
     result = dg.materialize([toy_seed, toy_total], selection=[toy_total], resources={"io_manager": io})
-    assert result.output_for_node("toy_total").value == 2
+    assert result.output_for_node("toy_total").value == len("aurora-retrieval") + len("harbor-emissions")
+
+
+def test_io_manager_keeps_other_partitionings_apart(tmp_path):
+    retrievers = dg.StaticPartitionsDefinition(["minilm"])
+    grid = dg.MultiPartitionsDefinition({"model": dg.StaticPartitionsDefinition(["m1"]),
+                                         "k": dg.StaticPartitionsDefinition(["10"])})
+    prov = Provenance(seed_id="all", stage="toy", generator="rules")
+
+    @dg.asset(partitions_def=retrievers)
+    def toy_retrievals() -> _Toy:
+        return _Toy(seed_id="all", provenance=prov, value=7)
+
+    @dg.asset(partitions_def=grid, ins={"toy_retrievals": dg.AssetIn(partition_mapping=dg.AllPartitionMapping())})
+    def toy_answers(toy_retrievals: dict) -> _Toy:
+        return _Toy(seed_id="all", provenance=prov, value=toy_retrievals["minilm"].value + 1)
+
+    @dg.asset(partitions_def=grid)
+    def toy_judged(toy_answers: _Toy) -> _Toy:
+        return _Toy(seed_id="all", provenance=prov, value=toy_answers.value + 1)
+
+    io = {"io_manager": PydanticJsonIOManager(home=str(tmp_path))}
+    dg.materialize([toy_retrievals], partition_key="minilm", resources=io)
+    cell = dg.MultiPartitionKey({"model": "m1", "k": "10"})
+    result = dg.materialize([toy_retrievals, toy_answers, toy_judged], selection=[toy_answers, toy_judged],
+                            partition_key=cell, resources=io)
+    assert result.output_for_node("toy_judged").value == 9
+    assert (tmp_path / "evaluation" / "toy_retrievals" / "minilm" / "toy_retrievals.json").exists()
+    assert (tmp_path / "evaluation" / "m1" / "k10" / "toy_judged.json").exists()
+    assert not (tmp_path / "projects").exists()
 
 
 def test_phase_planner_groups_by_partitioning():

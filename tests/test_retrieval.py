@@ -186,7 +186,7 @@ def test_materialize_corpus_lance_index_retrievals(mmeb_home):
     checks = {c.check_name: c.passed for c in result.get_asset_check_evaluations()}
     assert checks == {"covers_benchmark": True, "gold_in_corpus": True}
 
-    envelope = json.loads((mmeb_home / "projects" / "minilm" / "retrievals.json").read_text())
+    envelope = json.loads((mmeb_home / "evaluation" / "retrievals" / "minilm" / "retrievals.json").read_text())
     out = RetrievalSet.model_validate(envelope["data"])
     n_records = sum(len(v) for v in TEXTS.values())
     assert [r.question_id for r in out.retrievals] == ["aurora-q1", "aurora-q2", "harbor-q1", "harbor-q2"]
@@ -206,7 +206,7 @@ def test_materialize_corpus_lance_index_retrievals(mmeb_home):
     assert meta["reindexed_projects"].value == "none"  # lance_index already built this retriever's rows
 
     # rerun: nothing is re-embedded and the artifacts are byte-identical
-    files = [mmeb_home / "projects" / "minilm" / "retrievals.json",
+    files = [mmeb_home / "evaluation" / "retrievals" / "minilm" / "retrievals.json",
              mmeb_home / "projects" / seeds[0] / "lance_index.json"]
     before = [f.read_bytes() for f in files]
     again = dg.materialize(graph, selection=["lance_index"], partition_key=seeds[0], resources=resources)
