@@ -50,6 +50,14 @@ def _is_seed_partitioned(partitions_def) -> bool:
     return partitions_def == seed_partitions_def
 
 
+def _partitions_def(context):
+    """The asset's partitions definition; None for hand-built contexts that name only a key."""
+    try:
+        return context.asset_partitions_def
+    except Exception:  # noqa: BLE001 - build_output_context() without an asset definition
+        return None
+
+
 def _as_key(partitions_def, key):
     """Plain 'a|b' strings of a multi-partitioned asset back to MultiPartitionKey."""
     if isinstance(partitions_def, MultiPartitionsDefinition) and not isinstance(key, MultiPartitionKey):
@@ -74,8 +82,9 @@ class PydanticJsonIOManager(ConfigurableIOManager):
             return
         if not isinstance(obj, BaseModel):
             raise TypeError(f"{context.asset_key.to_user_string()} must return a pydantic model, got {type(obj)}")
-        key = context.asset_partition_key if context.has_asset_partitions else None
-        path = self._path(context.asset_key.path[-1], key, context.asset_partitions_def if key else None)
+        key = context.partition_key if context.has_asset_partitions else None
+        pdef = _partitions_def(context) if key else None
+        path = self._path(context.asset_key.path[-1], _as_key(pdef, key) if key else None, pdef)
         envelope = {"model": f"{type(obj).__module__}.{type(obj).__qualname__}", "data": obj.model_dump(mode="json")}
         atomic_write_text(path, json.dumps(envelope, ensure_ascii=False, indent=1) + "\n")
         context.add_output_metadata({"path": str(path)})
@@ -85,7 +94,7 @@ class PydanticJsonIOManager(ConfigurableIOManager):
         if not context.has_asset_partitions:
             return _load(self._path(name, None))
         keys = context.asset_partition_keys
-        pdef = context.asset_partitions_def
+        pdef = _partitions_def(context)
         own_key = context.partition_key if context.has_partition_key else None
         if own_key is not None and own_key in keys:
             # Same partitioning: the step (an asset, or a check in this partition's run) reads its own part.
