@@ -7,6 +7,7 @@ import io
 from contextlib import nullcontext, redirect_stdout
 
 import dagster as dg
+import pytest
 from PIL import Image
 
 from mmeb_assets.evaluation import cli as eval_cli
@@ -177,12 +178,18 @@ def test_mmeb_report_prints_the_tables(tmp_path, monkeypatch):
         assert args.func(args) == 1
 
 
-def test_answers_partition_mapping_reads_the_configured_retriever():
+def test_answers_read_the_configured_retriever_of_all_retriever_partitions():
+    from mmeb_assets.evaluation.assets import _one_retrieval
+    from mmeb_assets.schema.evaluation import RetrievalSet
+
     mapping = answers.get_partition_mapping(dg.AssetKey("retrievals"))
-    assert isinstance(mapping, dg.StaticPartitionMapping)
-    downstream = mapping.downstream_partition_keys_by_upstream_partition_key
-    assert set(downstream) == {load_registry().active_retriever}
-    assert dg.MultiPartitionKey({"model": "reader-oracle", "k": "100"}) in downstream["minilm"]
+    assert isinstance(mapping, dg.AllPartitionMapping)
+    active = load_registry().active_retriever
+    chosen = RetrievalSet(retriever=active, retrievals=[])
+    other = RetrievalSet(retriever="qwen3-vl-8b", retrievals=[])
+    assert _one_retrieval({"qwen3-vl-8b": other, active: chosen}) is chosen
+    with pytest.raises(ValueError, match=active):
+        _one_retrieval({"qwen3-vl-8b": other})
 
 
 def test_llm_judge_runs_next_to_the_rules_and_agreement_is_reported(mmeb_home, monkeypatch):

@@ -24,9 +24,9 @@ CODE = code_version(STAGE)
 
 
 def _retrievals_mapping() -> dg.PartitionMapping:
-    """Every model x k partition reads the one retriever partition chosen in the registry."""
-    retriever = load_registry().active_retriever
-    return dg.StaticPartitionMapping({retriever: set(eval_partitions_def.get_partition_keys())})
+    """Every model x k cell reads the retriever partitions (Dagster's static mapping cannot target a
+    multi-partitioned asset); `_one_retrieval` then takes the registry's active retriever."""
+    return dg.AllPartitionMapping()
 
 
 def _keys(context: dg.AssetExecutionContext) -> tuple[str, int]:
@@ -35,11 +35,13 @@ def _keys(context: dg.AssetExecutionContext) -> tuple[str, int]:
 
 
 def _one_retrieval(retrievals: RetrievalSet | dict[str, RetrievalSet]) -> RetrievalSet:
-    if isinstance(retrievals, dict):
-        if len(retrievals) != 1:
-            raise ValueError(f"answers expect one retriever partition, got {sorted(retrievals)}")
-        return next(iter(retrievals.values()))
-    return retrievals
+    if not isinstance(retrievals, dict):
+        return retrievals
+    active = load_registry().active_retriever
+    if active not in retrievals:
+        raise ValueError(f"answers read retriever {active!r} (MMEB_EVAL_RETRIEVER / config/retrievers.yaml), "
+                         f"but only {sorted(retrievals)} are materialized")
+    return retrievals[active]
 
 
 def _preview(answer_set: AnswerSet, rows: int = 8) -> str:
