@@ -16,12 +16,26 @@ from mmeb_resources.llm import LLMResource
 from mmeb_resources.storage import StorageResource
 
 
+BACKENDS = ("rules", "openai", "transformers", "vllm")
+
+
 def llm_from_env() -> LLMResource:
+    """The construction stages' LLM: `MMEB_LLM_BACKEND` = rules (default) | openai | transformers | vllm.
+
+    openai reads `MMEB_LLM_BASE_URL`, `MMEB_LLM_MODEL`, `MMEB_LLM_API_KEY` (hidden in the UI);
+    the in-process backends read `MMEB_LLM_MODEL` and `MMEB_LLM_MODEL_PATH` (a folder, a GGUF file,
+    or `pkg:<package>/<file>`).
+    """
     backend = os.environ.get("MMEB_LLM_BACKEND", "rules")
+    if backend not in BACKENDS:
+        raise ValueError(f"MMEB_LLM_BACKEND={backend!r}: expected one of {', '.join(BACKENDS)}")
     if backend == "rules":
         return LLMResource(backend="rules")
+    if backend in ("transformers", "vllm"):
+        return LLMResource(backend=backend, model=os.environ.get("MMEB_LLM_MODEL", ""),
+                           model_path=EnvVar("MMEB_LLM_MODEL_PATH"))
     return LLMResource(
-        backend=backend,
+        backend="openai",
         model=EnvVar("MMEB_LLM_MODEL"),
         base_url=EnvVar("MMEB_LLM_BASE_URL"),
         api_key=EnvVar("MMEB_LLM_API_KEY") if os.environ.get("MMEB_LLM_API_KEY") else "not-needed",
@@ -29,7 +43,7 @@ def llm_from_env() -> LLMResource:
 
 
 def default_resources() -> dict:
-    """Resource key -> resource. Later stages add their keys here (embedder, lancedb, gpu)."""
+    """Resource key -> resource, one obvious place for the whole project."""
     return {
         "storage": StorageResource(),
         "io_manager": PydanticJsonIOManager(),

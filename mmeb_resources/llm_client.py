@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Protocol, TypeVar
 
 import httpx
+from dagster import get_dagster_logger
 
 from mmeb_resources.llm_cache import CachedReply, ResponseCache, cache_key
+from mmeb_assets.operations.progress import Progress
 from mmeb_resources.llm_ledger import UsageLedger, call_cost
 
 T = TypeVar("T")
@@ -188,6 +190,7 @@ class LLMClient:
         self.concurrency = max(1, concurrency)
         self.price_in = price_in
         self.price_out = price_out
+        self._progress: Progress | None = None
 
     def key(self, messages: list[dict], params: dict) -> str:
         return cache_key(self.backend.name, self.backend.model, messages, params)
@@ -207,6 +210,8 @@ class LLMClient:
         return keys, results
 
     def _account(self, done: Completion, stage: str) -> None:
+        if self._progress is not None:
+            self._progress.advance()
         self.ledger.record(stage=stage, backend=self.backend.name, model=self.backend.model, cached=False,
                            prompt_tokens=done.prompt_tokens, completion_tokens=done.completion_tokens,
                            cost_usd=call_cost(done.prompt_tokens, done.completion_tokens, self.price_in,
@@ -221,6 +226,8 @@ class LLMClient:
         keys, results = self._hits(requests, stage)
         misses = [i for i, r in enumerate(results) if r is None]
         pending: list[tuple[str, str, CachedReply]] = []
+        self._progress = Progress(f"{stage} ({self.backend.model})", len(misses),
+                                  log=get_dagster_logger("mmeb").info) if misses else None
         try:
             if misses and hasattr(self.backend, "complete_many") and len(misses) > 1:
                 done = await asyncio.to_thread(self.backend.complete_many, [requests[i] for i in misses])
@@ -233,6 +240,9 @@ class LLMClient:
         finally:
             self._write(pending)
             self.ledger.flush()
+            if self._progress is not None:
+                self._progress.close()
+                self._progress = None
         return results  # type: ignore[return-value]
 
     async def _concurrent(self, requests, keys, misses, results, pending, stage) -> None:

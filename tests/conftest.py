@@ -38,3 +38,11 @@ def specter_pdf() -> Path:
 @pytest.fixture()
 def nist_pdf() -> Path:
     return shared_seed("nist-ai-100-1.pdf")
+
+
+@pytest.fixture(scope="session")
+def demo_home(tmp_path_factory) -> Path:
+    """The demo graph materialized once per session (`mmeb demo` in a subprocess, fresh data home)."""
+    from demo_home import build_demo_home
+
+    return build_demo_home(tmp_path_factory)

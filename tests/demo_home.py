@@ -1,4 +1,5 @@
-"""One materialized demo instance per test session, built the way `make demo` builds it."""
+"""One materialized demo instance per test session, built the way `make demo` builds it
+(the session fixture `demo_home` in conftest.py calls `build_demo_home`)."""
 from __future__ import annotations
 
 import os
@@ -19,8 +20,7 @@ def demo_env(home: Path) -> dict:
     return env
 
 
-@pytest.fixture(scope="session")
-def demo_home(tmp_path_factory) -> Path:
+def build_demo_home(tmp_path_factory) -> Path:
     """Runs `mmeb demo` into a fresh data home; fails loudly with the CLI's own output."""
     home = tmp_path_factory.mktemp("demo") / "home"
     (home / "dagster").mkdir(parents=True)

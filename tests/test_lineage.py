@@ -10,7 +10,6 @@ import pytest
 from dagster._core.definitions.data_version import CachingStaleStatusResolver, StaleStatus
 from dagster._core.loader import LoadingContextForTest
 
-from demo_home import demo_home  # noqa: F401  (session fixture)
 from mmeb_assets.build import load_definitions
 from mmeb_assets.manifests import load_manifest
 
@@ -26,7 +25,7 @@ def _data_version(instance, asset: str, partition: str) -> str | None:
 
 
 @pytest.fixture()
-def copied_home(demo_home, tmp_path, monkeypatch):  # noqa: F811
+def copied_home(demo_home, tmp_path, monkeypatch):
     home = tmp_path / "home"
     shutil.copytree(demo_home, home)
     monkeypatch.setenv("MMEB_HOME", str(home))

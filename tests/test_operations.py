@@ -78,3 +78,28 @@ def _check_backfill(schedule, instance, io):
     dg.materialize([toy_upstream], partition_key=seeds[0], instance=instance, resources=io)
     requests = schedule(dg.build_schedule_context(instance=instance))
     assert [r.partition_key for r in requests] == [seeds[0]]
+
+
+def test_progress_reports_done_total_rate_and_time_left():
+    from mmeb_assets.operations.progress import track
+
+    lines: list[str] = []
+    assert list(track(range(5), total=5, label="answers", log=lines.append)) == [0, 1, 2, 3, 4]
+    assert lines[-1].startswith("answers: 5/5 (100%)") and "/s" in lines[-1] and "left" in lines[-1]
+
+
+def test_llm_client_logs_progress_of_a_batch(tmp_path, caplog):
+    import logging
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from openai_test_server import OpenAITestServer
+    from mmeb_resources.llm import LLMResource
+
+    with OpenAITestServer(lambda payload: "ok") as server, caplog.at_level(logging.INFO, logger="dagster"):
+        llm = LLMResource(backend="openai", base_url=server.base_url, model="test-model",
+                          cache_path=str(tmp_path / "c.sqlite"), ledger_path=str(tmp_path / "l.sqlite"))
+        replies = llm.chat_batch([[{"role": "user", "content": f"q{i}"}] for i in range(4)], stage="unit")
+    assert [r.text for r in replies] == ["ok"] * 4
+    assert any("unit (test-model): 4/4 (100%)" in rec.getMessage() for rec in caplog.records)

@@ -12,7 +12,7 @@ import sys
 import pytest
 from PIL import Image
 
-from demo_home import REPO, demo_env, demo_home  # noqa: F401  (session fixture)
+from demo_home import REPO, demo_env
 from mmeb_assets.manifests import load_manifest
 from mmeb_assets.schema import TASKS, QAItem, Record
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from demo_home import REPO, demo_env, demo_home  # noqa: F401  (session fixture)
+from demo_home import REPO, demo_env
 from mmeb_assets.manifests import load_manifest
 from ui_browser import chrome, dagster_webserver, require_chromium, wait_for_text
 
@@ -21,7 +21,7 @@ def _dismiss_welcome(driver) -> None:
         button.click()
 
 
-def test_dagster_ui_shows_stages_partitions_grid_and_checks(demo_home, tmp_path):  # noqa: F811
+def test_dagster_ui_shows_stages_partitions_grid_and_checks(demo_home, tmp_path):
     require_chromium()
     seeds = load_manifest("demo").ids
     with dagster_webserver(REPO, demo_env(demo_home)) as url, chrome(tmp_path / "profile") as driver:
