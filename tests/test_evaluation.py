@@ -13,7 +13,7 @@ from mmeb_assets.evaluation.registry import load_registry
 from mmeb_assets.prompts import load_prompt
 from mmeb_resources.llm import LLMResource
 from openai_test_server import OpenAITestServer
-from test_evaluation_fixtures import benchmark_items, corpus_records, record
+from test_evaluation_fixtures import benchmark_items, corpus_records, item, record
 
 TEMPLATE = load_prompt("evaluation", "answer")
 
@@ -169,3 +169,18 @@ def test_registry_enables_a_model_when_its_endpoint_is_set(monkeypatch):
     assert registry.get("reader-oracle").effective_sample_size is None
     monkeypatch.delenv("MMEB_GPT56_LUNA_URL", raising=False)
     assert registry.judge_model() is None  # no endpoint for the judge: deterministic judge only
+
+
+CHOICE = item("c1", "comparison", "Which was larger, the first stated evaluation sample or the final one?",
+              "The final one: 5,000 queries vs 2,000 queries", "final", ["demo-slack-2"])
+
+
+@pytest.mark.parametrize("candidate,expected", [
+    ("The final one, 5,000 queries.", True),
+    ("The final one was larger than the first stated sample.", True),
+    ("The first stated evaluation sample was larger than the final one.", False),  # names the other first
+    ("The first stated evaluation sample.", False),
+])
+def test_deterministic_judge_on_a_choice_between_two_options(candidate, expected):
+    verdict = judge_rules(CHOICE, candidate)
+    assert verdict.correct is expected, verdict.reason

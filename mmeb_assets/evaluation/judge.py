@@ -123,6 +123,31 @@ def _component_present(component: str, candidate: str, precision: int | None) ->
     return normalize(component) in normalize(candidate) or words <= _tokens(candidate)
 
 
+OPTIONS = re.compile(r"[:,]\s*(?:the\s+)?(?P<a>[^:,?]+?)\s+or\s+(?:the\s+)?(?P<b>[^:,?]+?)\s*\?\s*$", re.I)
+
+
+def question_options(question: str) -> tuple[str, str] | None:
+    """The two candidates of a choice question ('Which is higher: the A or the B?')."""
+    match = OPTIONS.search(question)
+    return (match.group("a").strip(), match.group("b").strip()) if match else None
+
+
+def prefers_other_option(item: QAItem, candidate: str) -> bool:
+    """A choice answer that names the rejected option first (or only) picks it, even if the chosen
+    one's words also appear further on ('the first one was larger than the final one')."""
+    options = question_options(item.q)
+    if not options:
+        return False
+    gold_text = normalize(f"{item.gold.value or ''} {item.gold.answer}")
+    chosen = [o for o in options if normalize(o) and normalize(o) in gold_text]
+    if len(chosen) != 1:
+        return False
+    other = options[1] if chosen[0] == options[0] else options[0]
+    text = normalize(candidate)
+    at_chosen, at_other = text.find(normalize(chosen[0])), text.find(normalize(other))
+    return at_other >= 0 and (at_chosen < 0 or at_other < at_chosen)
+
+
 def judge_rules(item: QAItem, candidate: str) -> Verdict:
     """The deterministic judge (see the module docstring)."""
     if item.answer_status == "unanswerable":
@@ -138,6 +163,8 @@ def judge_rules(item: QAItem, candidate: str) -> Verdict:
     if not missing:
         if abstains(candidate) and not numbers_in(candidate):
             return Verdict(False, "declines although the reference gives a concrete answer")
+        if prefers_other_option(item, candidate):
+            return Verdict(False, "names the other option of the choice first")
         return Verdict(True, f"contains the reference value {gold or item.gold.answer!r}")
     if abstains(candidate):
         return Verdict(False, "declines although the reference gives a concrete answer")
