@@ -1,6 +1,8 @@
 """Schedules and sensors on toy assets partitioned like the real seed stages."""
 from __future__ import annotations
 
+import logging
+
 import dagster as dg
 from pydantic import BaseModel
 
@@ -88,18 +90,30 @@ def test_progress_reports_done_total_rate_and_time_left():
     assert lines[-1].startswith("answers: 5/5 (100%)") and "/s" in lines[-1] and "left" in lines[-1]
 
 
-def test_llm_client_logs_progress_of_a_batch(tmp_path, caplog):
-    import logging
-    import sys
-    from pathlib import Path
+class _Collect(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.INFO)
+        self.messages: list[str] = []
 
-    sys.path.insert(0, str(Path(__file__).parent))
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+def test_llm_client_logs_progress_of_a_batch(tmp_path):
     from openai_test_server import OpenAITestServer
     from mmeb_resources.llm import LLMResource
 
-    with OpenAITestServer(lambda payload: "ok") as server, caplog.at_level(logging.INFO, logger="dagster"):
-        llm = LLMResource(backend="openai", base_url=server.base_url, model="test-model",
-                          cache_path=str(tmp_path / "c.sqlite"), ledger_path=str(tmp_path / "l.sqlite"))
-        replies = llm.chat_batch([[{"role": "user", "content": f"q{i}"}] for i in range(4)], stage="unit")
+    collect, logger = _Collect(), logging.getLogger("dagster")
+    logger.addHandler(collect)
+    level = logger.level
+    logger.setLevel(logging.INFO)
+    try:
+        with OpenAITestServer(lambda payload: "ok") as server:
+            llm = LLMResource(backend="openai", base_url=server.base_url, model="test-model",
+                              cache_path=str(tmp_path / "c.sqlite"), ledger_path=str(tmp_path / "l.sqlite"))
+            replies = llm.chat_batch([[{"role": "user", "content": f"q{i}"}] for i in range(4)], stage="unit")
+    finally:
+        logger.removeHandler(collect)
+        logger.setLevel(level)
     assert [r.text for r in replies] == ["ok"] * 4
-    assert any("unit (test-model): 4/4 (100%)" in rec.getMessage() for rec in caplog.records)
+    assert any("unit (test-model): 4/4 (100%)" in m for m in collect.messages), collect.messages
