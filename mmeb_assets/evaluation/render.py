@@ -127,6 +127,13 @@ def _bar_plot(path: Path, title: str, groups: list[str], series: dict[str, list[
     ax.set_ylim(0, 100)
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=7)
+    _save_png(fig, path)
+
+
+def _save_png(fig, path: Path) -> None:
+    """Deterministic bytes (no software stamp), written atomically."""
+    import matplotlib.pyplot as plt
+
     fig.tight_layout()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=110, metadata={"Software": None})
@@ -158,11 +165,7 @@ def _recall_plot(path: Path, board: Leaderboard) -> bool:
     ax.set_ylim(0, 100)
     ax.set_title("Recall@k vs accuracy (Table 7)", fontsize=10)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110, metadata={"Software": None})
-    plt.close(fig)
-    atomic_write_bytes(path, buffer.getvalue())
+    _save_png(fig, path)
     return True
 
 
