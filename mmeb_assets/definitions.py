@@ -7,6 +7,7 @@ from mmeb_assets.annotation.defs import defs as annotation_defs
 from mmeb_assets.evaluation.defs import defs as evaluation_defs
 from mmeb_assets.ingestion.defs import defs as ingestion_defs
 from mmeb_assets.operations.automation import build_automation
+from mmeb_assets.operations.defs import defs as operations_defs
 from mmeb_assets.qa.defs import defs as qa_defs
 from mmeb_assets.records.defs import defs as records_defs
 from mmeb_assets.retrieval.defs import defs as retrieval_defs
@@ -15,7 +16,7 @@ from mmeb_resources.defaults import default_resources
 
 STAGE_DEFS = (
     ingestion_defs, simulation_defs, records_defs, qa_defs, retrieval_defs, evaluation_defs,
-    annotation_defs,
+    annotation_defs, operations_defs,
 )
 
 

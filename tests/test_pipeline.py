@@ -78,3 +78,7 @@ def test_lineage_of_a_cited_record(demo_home):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert f"Record `{record_id}`" in proc.stdout and question.id in proc.stdout
     assert "Events it realizes" in proc.stdout
+    rows = [json.loads(line) for line in (demo_home / "benchmark" / "record_lineage.jsonl").read_text().splitlines()]
+    row = next(r for r in rows if r["record_id"] == record_id)
+    assert question.id in row["cited_by"] and row["events"] and row["versions"][-1:] != []
+    assert len(rows) == sum(len(_records(demo_home, seed)) for seed in DEMO_SEEDS)

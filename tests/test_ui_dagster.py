@@ -12,7 +12,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser]
 STAGE_ASSETS = ["seed_document", "source_facts", "organization", "event_plan", "records", "qa_items",
                 "qa_validated", "benchmark", "corpus", "lance_index", "retrievals", "answers", "judgments",
                 "leaderboard"]
-STAGE_GROUPS = ["ingestion", "simulation", "records", "qa", "retrieval", "evaluation", "annotation"]
+STAGE_GROUPS = ["ingestion", "simulation", "records", "qa", "retrieval", "evaluation", "annotation", "operations"]
 
 
 def _dismiss_welcome(driver) -> None:

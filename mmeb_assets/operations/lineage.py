@@ -68,10 +68,15 @@ def _version_chain(record: Record, records: list[Record]) -> list[str]:
     return chain
 
 
-def _source_facts_for(events: list[dict], plan: EventPlan | None, facts: SourceFacts | None) -> list[str]:
+def _source_facts_for(events: list[dict], plan: EventPlan | None, facts: SourceFacts | None,
+                      doc_id: str = "") -> list[str]:
+    """Plan items, invented facts and seed figures behind the events, following documents to their items."""
     if plan is None:
         return []
-    refs = {ref for e in events for ref in e.get("refs", [])}
+    refs = {ref for e in events for ref in e.get("refs", [])} | ({doc_id} if doc_id else set())
+    for doc in plan.documents:
+        if doc.id in refs:
+            refs |= set(doc.item_ids) | set(doc.figure_ids) | set(getattr(doc, "invented_ids", []) or [])
     found = []
     for item in plan.items:
         if item.id in refs or any(ref.startswith(item.id + ":") for ref in refs):
@@ -87,33 +92,63 @@ def _source_facts_for(events: list[dict], plan: EventPlan | None, facts: SourceF
     return found
 
 
-def _answers_retrieving(home: Path, record_id: str) -> list[str]:
-    hits = []
+def _answers_by_record(home: Path) -> dict[str, list[str]]:
+    """Record id -> 'model/kK: question id' for every stored answer that had the record in context."""
+    hits: dict[str, list[str]] = {}
     for path in sorted((home / "evaluation").rglob("answers.json")):
         data = _envelope(path)
-        answers = data.get("answers", []) if isinstance(data, dict) else []
-        for answer in answers:
-            if record_id in answer.get("record_ids", []):
-                hits.append(f"{path.parent.relative_to(home / 'evaluation')}: {answer.get('question_id')}")
+        cell = path.parent.relative_to(home / "evaluation").as_posix()
+        for answer in (data.get("answers", []) if isinstance(data, dict) else []):
+            for record_id in answer.get("record_ids", []):
+                hits.setdefault(record_id, []).append(f"{cell}: {answer.get('question_id')}")
     return hits
 
 
-def record_lineage(home: Path, record_id: str) -> RecordLineage:
-    project_dir, records = find_record(home, record_id)
-    record = next(r for r in records if r.id == record_id)
+def _citations(project_dir: Path) -> dict[str, list[str]]:
+    """Record id -> ids of the project's questions that cite it (evidence or solution steps)."""
+    cited: dict[str, list[str]] = {}
+    questions = project_dir / "questions.jsonl"
+    if not questions.exists():
+        return cited
+    for line in questions.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            item = QAItem.model_validate_json(line)
+            ids = set(item.evidence) | {rid for step in item.solution for rid in step.record_ids}
+            for record_id in sorted(ids):
+                cited.setdefault(record_id, []).append(item.id)
+    return cited
+
+
+def _project_lineages(project_dir: Path, records: list[Record], answers: dict[str, list[str]],
+                      only: str | None = None) -> list[RecordLineage]:
     plan_data = _envelope(project_dir / "event_plan.json")
     plan = EventPlan.model_validate(plan_data) if plan_data else None
     facts_data = _envelope(project_dir / "source_facts.json")
     facts = SourceFacts.model_validate(facts_data) if facts_data else None
-    events = [e.model_dump(mode="json") for e in (plan.events if plan else []) if e.id in set(record.event_ids)]
-    lineage = RecordLineage(record=record, events=events, source_facts=_source_facts_for(events, plan, facts),
-                            versions=_version_chain(record, records))
-    questions = project_dir / "questions.jsonl"
-    if questions.exists():
-        for line in questions.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                item = QAItem.model_validate_json(line)
-                if record_id in item.evidence or any(record_id in s.record_ids for s in item.solution):
-                    lineage.cited_by.append(item.id)
-    lineage.retrieved_by = _answers_retrieving(home, record_id)
-    return lineage
+    events_by_id = {e.id: e.model_dump(mode="json") for e in (plan.events if plan else [])}
+    cited = _citations(project_dir)
+    out = []
+    for record in records:
+        if only is not None and record.id != only:
+            continue
+        events = [events_by_id[e] for e in record.event_ids if e in events_by_id]
+        out.append(RecordLineage(record=record, events=events, source_facts=_source_facts_for(events, plan, facts, record.doc_id),
+                                 versions=_version_chain(record, records), cited_by=cited.get(record.id, []),
+                                 retrieved_by=answers.get(record.id, [])))
+    return out
+
+
+def record_lineage(home: Path, record_id: str) -> RecordLineage:
+    project_dir, records = find_record(home, record_id)
+    return _project_lineages(project_dir, records, _answers_by_record(home), only=record_id)[0]
+
+
+def all_lineages(home: Path) -> list[RecordLineage]:
+    """Every record of every project, read in one pass per project."""
+    answers = _answers_by_record(home)
+    out: list[RecordLineage] = []
+    for project_dir in sorted((home / "projects").glob("*")):
+        records = _read_records(project_dir)
+        if records:
+            out.extend(_project_lineages(project_dir, records, answers))
+    return out
