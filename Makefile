@@ -24,6 +24,7 @@ demo: install
 	$(VENV)/bin/mmeb demo
 
 test: install
+	mkdir -p $(DAGSTER_HOME)
 	$(PY) -m pytest -q
 
 ui: install

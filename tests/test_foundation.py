@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -121,9 +122,10 @@ def test_phase_planner_groups_by_partitioning():
     assert phases[0][0] is not None and phases[1][0] is None
 
 
-def test_definitions_validate():
+def test_definitions_validate(tmp_path):
+    env = {**os.environ, "DAGSTER_HOME": str(tmp_path), "MMEB_HOME": str(tmp_path / "home")}
     proc = subprocess.run([sys.executable, "-m", "dagster", "definitions", "validate", "-w", "workspace.yaml"],
-                          cwd=REPO, capture_output=True, text=True, timeout=180)
+                          cwd=REPO, env=env, capture_output=True, text=True, timeout=180)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
