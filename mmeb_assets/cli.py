@@ -44,8 +44,10 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     report = build_all()
     print(report.summary())
     home = default_home()
-    print(f"\nOutputs under {home}:\n  projects/<seed>/  per-project files\n  benchmark/        merged questions and tables"
-          f"\n  evaluation/       answers, judgments\n  dagster/          the Dagster instance (make ui)")
+    print(f"\nOutputs under {home}:\n  projects/<seed>/     per-project files: records.jsonl, questions.jsonl, docs/, pages/, slides/, images/"
+          f"\n  benchmark/           merged questions (JSONL, Parquet), statistics, record lineage"
+          f"\n  evaluation/reports/  Tables 5-7 (leaderboard.md, CSV, PNG) — `mmeb report` prints them"
+          f"\n  dagster/             the Dagster instance: `make ui` shows these runs")
     return 0 if report.ok else 1
 
 
