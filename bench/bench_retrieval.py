@@ -164,7 +164,7 @@ def scale_run(args, rng) -> None:
         lat, recall = [], []
         for q, gold in zip(queries, exact):
             t = time.perf_counter()
-            builder = table.search(q).distance_type("cosine").nprobes(nprobes).limit(10).select(["id"])
+            builder = table.search(q).distance_type("cosine").nprobes(nprobes).limit(10).select(["id", "_distance"])
             if refine:
                 builder = builder.refine_factor(refine)
             got = builder.to_arrow().column("id").to_pylist()
