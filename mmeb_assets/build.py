@@ -7,7 +7,6 @@ in the UI. A failing seed fails its own runs; later phases still run over what w
 """
 from __future__ import annotations
 
-import os
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -88,14 +87,7 @@ def _partition_keys(pdef: PartitionsDefinition | None, only: list[str] | None, i
         if unknown:
             raise ValueError(f"unknown seed partition(s) {sorted(unknown)}; manifest has {keys}")
         keys = [k for k in keys if k in only]
-    selected = os.environ.get("MMEB_BUILD_PARTITIONS_" + _phase_env_name(pdef))
-    if selected:
-        keys = [k for k in keys if k in selected.split(",")]
     return keys
-
-
-def _phase_env_name(pdef: PartitionsDefinition) -> str:
-    return "MULTI" if isinstance(pdef, dg.MultiPartitionsDefinition) else "STATIC"
 
 
 def build_all(partitions: list[str] | None = None, selection: list[str] | None = None,
