@@ -23,7 +23,7 @@ from pydantic import BaseModel, PrivateAttr, ValidationError
 
 from mmeb_assets.prompts import PromptTemplate
 from mmeb_resources.llm_cache import ResponseCache
-from mmeb_resources.llm_client import Completion, LLMClient, OpenAIBackend, RetryPolicy, run_sync
+from mmeb_resources.llm_client import Completion, LLMClient, LLMError, LLMRequestError, OpenAIBackend, RetryPolicy, run_sync
 from mmeb_resources.llm_ledger import Usage, UsageLedger
 from mmeb_resources.storage import default_home
 
@@ -31,13 +31,20 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 Validator = Callable[[BaseModel], list[str]]
 
 
-class LLMOutputError(RuntimeError):
+class LLMOutputError(LLMError):
     """The model did not produce a valid output within the allowed tries."""
 
     def __init__(self, stage: str, errors: list[str]):
         super().__init__(f"{stage}: no valid output after {len(errors)} error(s): " + " | ".join(errors[-5:]))
         self.stage = stage
         self.errors = errors
+
+
+def failure_reason(exc: BaseException, limit: int = 240) -> str:
+    """One line for provenance and logs: what failed and why (a stage then uses its rules twin)."""
+    kind = "no valid output" if isinstance(exc, LLMOutputError) else "request failed"
+    text = " ".join(str(exc).split())
+    return f"{kind}: {text[:limit]}"
 
 
 @dataclass
@@ -149,9 +156,17 @@ class LLMResource(ConfigurableResource):
     async def achat_batch(self, batch: list[list[dict]], *, stage: str, **params) -> list[Completion]:
         return await self.client().abatch([(m, self._params(params)) for m in batch], stage=stage)
 
-    def chat_batch(self, batch: list[list[dict]], *, stage: str, **params) -> list[Completion]:
-        """Many conversations at once, at most `concurrency` in flight; results in input order."""
-        return run_sync(lambda: self.achat_batch(batch, stage=stage, **params))
+    def chat_batch(self, batch: list[list[dict]], *, stage: str, keep_going: bool = False,
+                   **params) -> list[Completion]:
+        """Many conversations at once, at most `concurrency` in flight; results in input order.
+        With `keep_going`, an item whose request fails for good comes back with `error` set."""
+        pairs = [(m, self._params(params)) for m in batch]
+        return run_sync(lambda: self.client().abatch(pairs, stage=stage, keep_going=keep_going))
+
+    def forget(self, messages: list[dict], **params) -> None:
+        """Evict a reply that failed validation from the response cache (a rerun asks again)."""
+        if not self.offline:
+            self.client().forget(messages, self._params(params))
 
     def complete(self, messages: list[dict], *, stage: str, **params) -> Completion:
         return run_sync(lambda: self.achat(messages, stage=stage, **params))
@@ -185,15 +200,27 @@ class LLMResource(ConfigurableResource):
                     "\n\nYour previous output failed validation. Fix every problem listed and return the "
                     "whole JSON object again:\n- " + "\n- ".join(errors)
                 )
-            reply = self.chat(messages, stage=stage)
-            try:
-                value = schema.model_validate(extract_json_object(reply))
-            except (ValueError, ValidationError) as exc:
-                errors.append(f"try {attempt}: invalid JSON for {schema.__name__}: {str(exc)[:400]}")
-                continue
-            problems = validate(value) if validate else []
-            if not problems:
-                return JsonResult(value=value, tries=attempt, errors=errors,
+            if self.offline:
+                raise RuntimeError(f"{stage}: LLMResource backend is 'rules'; call the deterministic twin instead")
+            reply = self.complete(messages, stage=stage)
+            problems = _reply_problems(reply, schema, validate)
+            if isinstance(problems, BaseModel):
+                return JsonResult(value=problems, tries=attempt, errors=errors,
                                   prompt_hash=template.hash, model=self.model)
+            self.forget(messages)  # an invalid reply is never served from the cache again
             errors.extend(f"try {attempt}: {p}" for p in problems)
         raise LLMOutputError(stage, errors)
+
+
+def _reply_problems(reply: Completion, schema: type[ModelT], validate: Validator | None) -> BaseModel | list[str]:
+    """The parsed value, or what is wrong with the reply (refusal, empty, bad JSON, failed checks)."""
+    if reply.refusal:
+        return [f"the model refused: {reply.refusal[:200]}"]
+    if not reply.text.strip():
+        return ["the reply was empty"]
+    try:
+        value = schema.model_validate(extract_json_object(reply.text))
+    except (ValueError, ValidationError) as exc:
+        return [f"invalid JSON for {schema.__name__}: {str(exc)[:400]}"]
+    problems = validate(value) if validate else []
+    return problems or value

@@ -82,6 +82,12 @@ class ResponseCache:
                                    [(k, m, r.text, r.prompt_tokens, r.completion_tokens) for k, m, r in rows])
             self._conn.execute("COMMIT")
 
+    def delete_many(self, keys: list[str]) -> None:
+        if self._conn is None or not keys:
+            return
+        with self._lock:
+            self._conn.executemany("DELETE FROM responses WHERE key = ?", [(k,) for k in keys])
+
     def put(self, key: str, model: str, reply: CachedReply) -> None:
         self.put_many([(key, model, reply)])
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import random
+import ssl
 import threading
 import time
 from dataclasses import dataclass
@@ -26,7 +27,11 @@ T = TypeVar("T")
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
 
 
-class LLMRequestError(RuntimeError):
+class LLMError(RuntimeError):
+    """Base of every LLM failure a stage can fall back from (a request or an output)."""
+
+
+class LLMRequestError(LLMError):
     """A request failed for good (a non-retryable status, or retries exhausted)."""
 
     def __init__(self, message: str, status: int | None = None, attempts: int = 1):
@@ -37,11 +42,25 @@ class LLMRequestError(RuntimeError):
 
 @dataclass
 class Completion:
+    """One reply. `error` is set (and `text` empty) when a batch item failed for good;
+    `refusal` carries the model's refusal message when the server reported one."""
+
     text: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
     retries: int = 0
     cached: bool = False
+    refusal: str = ""
+    error: str = ""
+
+    @property
+    def cacheable(self) -> bool:
+        """Only real answers are kept: an empty reply, a refusal or a failure is asked again next time."""
+        return not self.error and not self.refusal and bool(self.text.strip())
+
+
+class _Retryable(Exception):
+    """A 200 whose body is not a chat completion (truncated or malformed): retried like a 5xx."""
 
 
 @dataclass(frozen=True)
@@ -101,13 +120,24 @@ class OpenAIBackend:
         self.timeout_s = timeout_s
         self.retry = retry
         self.sleep = sleep
+        self._ssl: ssl.SSLContext | None = None
 
     def headers(self) -> dict:
         return {"Authorization": f"Bearer {self.api_key or 'not-needed'}", "Content-Type": "application/json"}
 
+    def ssl_context(self) -> ssl.SSLContext:
+        """One TLS context per backend: building one loads the CA bundle (tens of ms), so the
+        per-worker HTTP clients share it instead of each loading their own."""
+        if self._ssl is None:
+            import certifi
+
+            self._ssl = ssl.create_default_context(cafile=certifi.where())
+        return self._ssl
+
     def new_http(self, concurrency: int) -> httpx.AsyncClient:
         limits = httpx.Limits(max_connections=max(1, concurrency), max_keepalive_connections=max(1, concurrency))
-        return httpx.AsyncClient(timeout=httpx.Timeout(self.timeout_s), limits=limits, headers=self.headers())
+        return httpx.AsyncClient(timeout=httpx.Timeout(self.timeout_s), limits=limits, headers=self.headers(),
+                                 verify=self.ssl_context())
 
     async def acomplete(self, messages: list[dict], params: dict, http: httpx.AsyncClient | None) -> Completion:
         owned = http is None
@@ -129,11 +159,15 @@ class OpenAIBackend:
                 last = f"{type(exc).__name__}: {exc}"
             else:
                 if response.status_code == 200:
-                    return _parse_completion(response, retries=attempt)
-                last = f"HTTP {response.status_code}: {response.text[:300]}"
-                if response.status_code not in RETRY_STATUSES and response.status_code < 500:
-                    raise LLMRequestError(f"{url}: {last}", status=response.status_code, attempts=attempt + 1)
-                retry_after = parse_retry_after(response.headers.get("Retry-After"))
+                    try:
+                        return _parse_completion(response, retries=attempt)
+                    except _Retryable as exc:
+                        last = str(exc)
+                else:
+                    last = f"HTTP {response.status_code}: {response.text[:300]}"
+                    if response.status_code not in RETRY_STATUSES and response.status_code < 500:
+                        raise LLMRequestError(f"{url}: {last}", status=response.status_code, attempts=attempt + 1)
+                    retry_after = parse_retry_after(response.headers.get("Retry-After"))
             if attempt < self.retry.max_retries:
                 await self.sleep(self.retry.delay_for(attempt, retry_after))
         raise LLMRequestError(f"{url}: gave up after {self.retry.max_retries + 1} attempts; last error {last}",
@@ -143,12 +177,17 @@ class OpenAIBackend:
 def _parse_completion(response: httpx.Response, retries: int) -> Completion:
     try:
         data = response.json()
-        text = data["choices"][0]["message"].get("content") or ""
-    except (ValueError, KeyError, IndexError, TypeError) as exc:
-        raise LLMRequestError(f"malformed chat completion: {exc}: {response.text[:300]}") from exc
-    usage = data.get("usage") or {}
-    return Completion(text=text, prompt_tokens=int(usage.get("prompt_tokens") or 0),
-                      completion_tokens=int(usage.get("completion_tokens") or 0), retries=retries)
+        message = data["choices"][0]["message"]
+        text = message.get("content") or ""
+        refusal = message.get("refusal") or ""
+        usage = data.get("usage") or {}
+        prompt_tokens, completion_tokens = int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+        raise _Retryable(f"malformed chat completion ({type(exc).__name__}: {exc}): {response.text[:200]}") from exc
+    if not isinstance(text, str) or not isinstance(refusal, str):
+        raise _Retryable(f"malformed chat completion: content is {type(text).__name__}")
+    return Completion(text=text, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, retries=retries,
+                      refusal=refusal)
 
 
 def run_sync(coro_factory: Callable[[], Awaitable[T]]) -> T:
@@ -215,14 +254,24 @@ class LLMClient:
         self.ledger.record(stage=stage, backend=self.backend.name, model=self.backend.model, cached=False,
                            prompt_tokens=done.prompt_tokens, completion_tokens=done.completion_tokens,
                            cost_usd=call_cost(done.prompt_tokens, done.completion_tokens, self.price_in,
-                                              self.price_out), retries=done.retries)
+                                              self.price_out), retries=done.retries, failed=bool(done.error))
 
     def _write(self, pending: list[tuple[str, str, CachedReply]]) -> None:
         rows, pending[:] = list(pending), []
         self.cache.put_many(rows)
 
-    async def abatch(self, requests: list[tuple[list[dict], dict]], *, stage: str) -> list[Completion]:
-        """All requests concurrently (at most `concurrency` in flight); results in input order."""
+    def forget(self, messages: list[dict], params: dict) -> None:
+        """Drop a cached reply (one that failed a stage's validation), so a rerun asks again."""
+        self.cache.delete_many([self.key(messages, params)])
+
+    async def abatch(self, requests: list[tuple[list[dict], dict]], *, stage: str,
+                     keep_going: bool = False) -> list[Completion]:
+        """All requests concurrently (at most `concurrency` in flight); results in input order.
+
+        A request that fails for good raises `LLMRequestError` once the requests already in flight
+        have finished (so the ledger counts every request sent); with `keep_going` it becomes a
+        `Completion` with `error` set instead and the rest of the batch carries on.
+        """
         keys, results = self._hits(requests, stage)
         misses = [i for i, r in enumerate(results) if r is None]
         pending: list[tuple[str, str, CachedReply]] = []
@@ -232,11 +281,9 @@ class LLMClient:
             if misses and hasattr(self.backend, "complete_many") and len(misses) > 1:
                 done = await asyncio.to_thread(self.backend.complete_many, [requests[i] for i in misses])
                 for index, completion in zip(misses, done):
-                    results[index] = completion
-                    pending.append((keys[index], self.backend.model, _reply(completion)))
-                    self._account(completion, stage)
+                    self._store(index, completion, keys, results, pending, stage)
             elif misses:
-                await self._concurrent(requests, keys, misses, results, pending, stage)
+                await self._concurrent(requests, keys, misses, results, pending, stage, keep_going)
         finally:
             self._write(pending)
             self.ledger.flush()
@@ -245,26 +292,55 @@ class LLMClient:
                 self._progress = None
         return results  # type: ignore[return-value]
 
-    async def _concurrent(self, requests, keys, misses, results, pending, stage) -> None:
-        gate = asyncio.Semaphore(self.concurrency)
-        new_http = getattr(self.backend, "new_http", None)
-        http = new_http(self.concurrency) if new_http else None
-
-        async def one(index: int) -> None:
-            messages, params = requests[index]
-            async with gate:
-                completion = await self.backend.acomplete(messages, params, http)
-            results[index] = completion
+    def _store(self, index, completion: Completion, keys, results, pending, stage) -> None:
+        results[index] = completion
+        if completion.cacheable:
             pending.append((keys[index], self.backend.model, _reply(completion)))
-            self._account(completion, stage)
-            if len(pending) >= self.WRITE_EVERY:
-                self._write(pending)
+        self._account(completion, stage)
+        if len(pending) >= self.WRITE_EVERY:
+            self._write(pending)
 
+    async def _concurrent(self, requests, keys, misses, results, pending, stage, keep_going: bool) -> None:
+        """`concurrency` workers, each with its own one-connection HTTP client, drain a shared queue.
+
+        One pool of N connections shared by all tasks costs O(N) bookkeeping per request in httpcore
+        (every idle connection is polled on each assignment); N pools of one connection do not.
+        """
+        queue: asyncio.Queue[int] = asyncio.Queue()
+        for index in misses:
+            queue.put_nowait(index)
+        new_http = getattr(self.backend, "new_http", None)
+        failures: list[LLMRequestError] = []
+
+        async def worker() -> None:
+            http = new_http(1) if new_http else None
+            try:
+                while not failures or keep_going:
+                    try:
+                        index = queue.get_nowait()
+                    except asyncio.QueueEmpty:
+                        return
+                    messages, params = requests[index]
+                    try:
+                        completion = await self.backend.acomplete(messages, params, http)
+                    except LLMRequestError as exc:
+                        completion = Completion(text="", retries=max(0, exc.attempts - 1), error=str(exc)[:500])
+                        if not keep_going:
+                            failures.append(exc)
+                    self._store(index, completion, keys, results, pending, stage)
+            finally:
+                if http is not None:
+                    await http.aclose()
+
+        tasks = [asyncio.ensure_future(worker()) for _ in range(min(self.concurrency, len(misses)))]
         try:
-            await asyncio.gather(*(one(i) for i in misses))
+            await asyncio.gather(*tasks)
         finally:
-            if http is not None:
-                await http.aclose()
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        if failures:
+            raise failures[0]
 
     async def achat(self, messages: list[dict], params: dict, *, stage: str) -> Completion:
         return (await self.abatch([(messages, params)], stage=stage))[0]

@@ -1,7 +1,11 @@
 """A local OpenAI-compatible HTTP server for tests: scripted replies and fault injection.
 
 `OpenAITestServer(handler)` where handler(request_json) -> str reply text, or a
-`Fault(status, headers, body)` to answer with an error, or `DropConnection()`.
+`Fault(status, headers, body)` to answer with an error, `DropConnection()`, `ResetConnection()`
+(a TCP RST), `Hang(seconds)` (answer nothing, then close), `RawBody(text)` (a 200 whose body is
+not a valid completion) or `Reply(content, refusal)` (full control of the message).
+`FaultSchedule(handler, fault, times)` puts a named fault of `FAULTS` in front of a handler: the
+first `times` requests (all when None) get the fault, the rest the handler's replies.
 `latency_s` delays every POST by a fixed time (for benchmarks of the client's concurrency).
 
 Run as a script it is a stand-in for `vllm serve`: it takes the same arguments
@@ -11,6 +15,8 @@ exits on SIGTERM, so the managed-server logic of `mmeb_resources.gpu` can be tes
 from __future__ import annotations
 
 import json
+import socket
+import struct
 import sys
 import threading
 import time
@@ -28,6 +34,70 @@ class Fault:
 
 class DropConnection:
     """Close the socket without answering."""
+
+
+class ResetConnection:
+    """Abort the connection with a TCP RST (SO_LINGER 0), as a crashed proxy does."""
+
+
+@dataclass
+class Hang:
+    """Answer nothing for `seconds` (longer than the client's timeout), then close."""
+
+    seconds: float
+
+
+@dataclass
+class RawBody:
+    """A response whose body is sent as given: a truncated or malformed completion."""
+
+    body: str
+    status: int = 200
+
+
+@dataclass
+class Reply:
+    """A completion with explicit content / refusal (content None is sent as JSON null)."""
+
+    content: str | None
+    refusal: str | None = None
+    finish_reason: str = "stop"
+
+
+REFUSAL_TEXT = "I'm sorry, but I can't help with that request."
+SCHEMA_BREAK = '{"status": "ok", "note": "this object has none of the fields that were asked for"}'
+FAULTS: dict[str, Callable[[], object]] = {
+    "429 Retry-After": lambda: Fault(429, {"Retry-After": "0"}),
+    "500": lambda: Fault(500),
+    "503": lambda: Fault(503, {"Retry-After": "0"}),
+    "connection reset": ResetConnection,
+    "hang past timeout": lambda: Hang(1.5),
+    "truncated JSON body": lambda: RawBody('{"id": "chatcmpl-test", "object": "chat.completion", "choices": [{"ind'),
+    "schema-breaking JSON": lambda: SCHEMA_BREAK,
+    "empty completion": lambda: Reply(""),
+    "refusal": lambda: Reply(None, refusal=REFUSAL_TEXT),
+}
+TRANSPORT_FAULTS = ("429 Retry-After", "500", "503", "connection reset", "hang past timeout", "truncated JSON body")
+CONTENT_FAULTS = ("schema-breaking JSON", "empty completion", "refusal")
+
+
+class FaultSchedule:
+    """The first `times` requests (every request when None) get `FAULTS[fault]`; the rest go to
+    `handler`. `faulted` counts the requests answered with the fault."""
+
+    def __init__(self, handler: Callable[[dict], object], fault: str, times: int | None = 1):
+        if fault not in FAULTS:
+            raise KeyError(f"unknown fault {fault!r}; known: {sorted(FAULTS)}")
+        self.handler, self.fault, self.times = handler, fault, times
+        self.faulted = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, payload: dict) -> object:
+        with self.lock:
+            hit = self.times is None or self.faulted < self.times
+            if hit:
+                self.faulted += 1
+        return FAULTS[self.fault]() if hit else self.handler(payload)
 
 
 class OpenAITestServer:
@@ -63,15 +133,21 @@ class OpenAITestServer:
                 if outer.latency_s:
                     time.sleep(outer.latency_s)
                 result = outer.handler(payload)
-                if isinstance(result, DropConnection):
-                    self.close_connection = True
-                    self.connection.shutdown(2)
+                if isinstance(result, (DropConnection, ResetConnection, Hang)):
+                    self._abort(result)
                     return
                 if isinstance(result, Fault):
                     body = result.body.encode()
                     self.send_response(result.status)
                     for key, value in result.headers.items():
                         self.send_header(key, value)
+                elif isinstance(result, RawBody):
+                    body = result.body.encode()
+                    self.send_response(result.status)
+                elif isinstance(result, Reply):
+                    body = json.dumps(_completion(payload, result.content, result.refusal,
+                                                  result.finish_reason)).encode()
+                    self.send_response(200)
                 else:
                     body = json.dumps(_completion(payload, str(result))).encode()
                     self.send_response(200)
@@ -82,6 +158,19 @@ class OpenAITestServer:
                     self.wfile.write(body)
                 except (BrokenPipeError, ConnectionResetError):  # the client gave up (a timeout test)
                     self.close_connection = True
+
+            def _abort(self, result) -> None:
+                self.close_connection = True
+                if isinstance(result, Hang):
+                    time.sleep(result.seconds)
+                if isinstance(result, ResetConnection):
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    self.connection.close()
+                    return
+                try:
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
 
         class Server(ThreadingHTTPServer):
             daemon_threads = True
@@ -103,12 +192,16 @@ class OpenAITestServer:
         self.httpd.server_close()
 
 
-def _completion(payload: dict, text: str) -> dict:
+def _completion(payload: dict, text: str | None, refusal: str | None = None, finish_reason: str = "stop") -> dict:
+    message: dict = {"role": "assistant", "content": text}
+    if refusal is not None:
+        message["refusal"] = refusal
+    n = len(text or refusal or "") // 4
     return {
         "id": "chatcmpl-test", "object": "chat.completion", "created": 0,
         "model": payload.get("model", "test-model"),
-        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
-        "usage": {"prompt_tokens": 10, "completion_tokens": max(1, len(text) // 4), "total_tokens": 10 + len(text) // 4},
+        "choices": [{"index": 0, "finish_reason": finish_reason, "message": message}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": max(1, n), "total_tokens": 10 + n},
     }
 
 

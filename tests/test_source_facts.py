@@ -148,8 +148,14 @@ def test_llm_path_gives_up_after_bounded_tries(aurora, mmeb_home):
         llm = LLMResource(backend="openai", base_url=server.base_url, model="test-model", use_cache=False,
                           max_json_tries=2)
         with pytest.raises(LLMOutputError, match="source_facts.textual"):
-            LLMSourceFacts(llm).extract(aurora)
-    assert len(server.requests) == 2
+            LLMSourceFacts(llm).textual(aurora)
+        assert len(server.requests) == 2
+        facts = LLMSourceFacts(llm).extract(aurora)  # every part falls back to the rules twin, with the reason
+    rules = RulesSourceFacts().extract(aurora)
+    assert facts.textual == rules.textual and facts.visual == rules.visual
+    assert facts.provenance.fallbacks[0].startswith("textual: no valid output")
+    assert len(facts.provenance.fallbacks) == 1 + len(aurora.figures)
+    assert len(server.requests) == 2 + 2 * (1 + len(aurora.figures))
 
 
 def test_prompts_load():

@@ -128,7 +128,7 @@ def build_answers(spec: ModelSpec, k: int, benchmark: Benchmark, retrievals: Ret
         if llm_factory is None:
             raise ValueError(f"model {spec.name!r} needs an LLM client")
         with llm_factory() as llm:
-            replies = llm.chat_batch([p.messages for p in prompts], stage=f"{STAGE}.answers",
+            replies = llm.chat_batch([p.messages for p in prompts], stage=f"{STAGE}.answers", keep_going=True,
                                      max_tokens=spec.max_tokens, temperature=spec.temperature)
             used_llm = llm
         answers = [_llm_answer(spec, k, item, prompt, reply) for item, prompt, reply in zip(items, prompts, replies)]
@@ -157,8 +157,17 @@ def _reader_answer(spec: ModelSpec, k: int, item: QAItem, context: list[Record])
                   record_ids=[r.id for r in context], text_only=True, task=item.task)
 
 
+def answer_error(reply) -> str:
+    """Why a reply is no answer: the request failed for good, the model refused, or it said nothing."""
+    if reply.error:
+        return f"request failed: {reply.error[:300]}"
+    if reply.refusal:
+        return f"refused: {reply.refusal[:300]}"
+    return "" if reply.text.strip() else "empty completion"
+
+
 def _llm_answer(spec: ModelSpec, k: int, item: QAItem, prompt: AnswerPrompt, reply) -> Answer:
     return Answer(question_id=item.id, model=spec.name, k=k, answer=reply.text.strip(), record_ids=prompt.record_ids,
                   text_only=prompt.text_only, prompt_tokens=reply.prompt_tokens,
                   completion_tokens=reply.completion_tokens, task=item.task, images=prompt.images,
-                  dropped_record_ids=prompt.dropped_ids)
+                  dropped_record_ids=prompt.dropped_ids, error=answer_error(reply))

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from mmeb_assets.prompts import PromptTemplate, load_prompt
 from mmeb_assets.schema.qa import QAItem
-from mmeb_resources.llm import LLMOutputError, LLMResource, extract_json_object
+from mmeb_resources.llm import LLMError, LLMResource, extract_json_object, failure_reason
 
 RULES_JUDGE = "rules"
 ABSTENTION = re.compile(
@@ -45,6 +45,7 @@ class JudgeVerdict(BaseModel):
 class Verdict:
     correct: bool
     reason: str
+    ok: bool = True  # False: the LLM judge gave no usable verdict (the rules verdict decides)
 
 
 def normalize(text: str) -> str:
@@ -210,21 +211,29 @@ def validate_verdict_reply(text: str) -> tuple[JudgeVerdict | None, str]:
 
 
 def judge_llm_batch(llm: LLMResource, items: list[QAItem], candidates: list[str]) -> list[Verdict]:
-    """One batched pass; replies that break the contract are re-asked with the error appended."""
+    """One batched pass; replies that break the contract are evicted from the cache and re-asked with
+    the error appended. An item whose request fails for good, or whose replies never fit the
+    contract, gets `ok=False` and the reason (the caller uses the rules verdict)."""
     template = judge_prompt()
     batch = [judge_messages(template, item, cand) for item, cand in zip(items, candidates)]
-    replies = llm.chat_batch(batch, stage="evaluation.judge", max_tokens=256, temperature=0.0)
+    params = {"max_tokens": 256, "temperature": 0.0}
+    replies = llm.chat_batch(batch, stage="evaluation.judge", keep_going=True, **params)
     verdicts: list[Verdict] = []
-    for item, cand, reply in zip(items, candidates, replies):
+    for item, cand, messages, reply in zip(items, candidates, batch, replies):
+        if reply.error:
+            verdicts.append(Verdict(False, f"LLM judge request failed: {reply.error[:200]}", ok=False))
+            continue
         parsed, error = validate_verdict_reply(reply.text)
         if parsed is None:
+            llm.forget(messages, **params)
             try:
                 result = llm.generate_json(
                     template, {"question_json": json.dumps(item.q), "reference_json": json.dumps(item.gold.answer),
                                "candidate_json": json.dumps(cand)}, JudgeVerdict, stage="evaluation.judge")
                 parsed = result.value  # type: ignore[assignment]
-            except LLMOutputError as exc:
-                verdicts.append(Verdict(False, f"judge reply invalid ({error}; {exc.errors[-1][:120]})"))
+            except LLMError as exc:
+                verdicts.append(Verdict(False, f"LLM judge reply invalid ({error[:80]}); {failure_reason(exc, 160)}",
+                                        ok=False))
                 continue
         verdicts.append(Verdict(bool(parsed.correct), parsed.reason.strip()[:300]))
     return verdicts

@@ -1,9 +1,13 @@
 """The LLM implementation of source-fact extraction: prompt files, schema-checked JSON, regeneration
-with the validation errors fed back (bounded by the LLM resource's `max_json_tries`)."""
+with the validation errors fed back (bounded by the LLM resource's `max_json_tries`).
+
+A part (the textual extraction, or one figure) whose request fails for good or whose output never
+validates is made by the rules twin instead; the reason goes into the provenance's `fallbacks`."""
 from __future__ import annotations
 
 from mmeb_assets.ingestion.source_facts import FigureHint, check_textual, check_visual, source_text
-from mmeb_assets.ingestion.source_facts_rules import _figure_text
+from mmeb_assets.ingestion.source_facts_rules import RulesSourceFacts, _figure_text
+from mmeb_assets.ingestion.source_facts_rules import visual as rules_visual
 from mmeb_assets.prompts import load_prompt
 from mmeb_assets.provenance import code_version, content_hash, make_provenance
 from mmeb_assets.schema.source import SourceDocument, SourceFacts, Table, TextualExtraction, VisualExtraction
@@ -62,15 +66,32 @@ class LLMSourceFacts:
 
     def extract(self, document: SourceDocument, *, domain: str = "",
                 figure_hints: dict[str, FigureHint] | None = None) -> SourceFacts:
+        from mmeb_resources.llm import LLMError, failure_reason
+
         hints = figure_hints or {}
-        textual = self.textual(document)
-        visuals = [self.visual(document, f, hints.get(f.id)) for f in document.figures]
-        prompt_hash = content_hash([textual.prompt_hash, *(v.prompt_hash for v in visuals)])
+        fallbacks: list[str] = []
+        hashes: list[str] = []
+        try:
+            result = self.textual(document)
+            textual = result.value
+            hashes.append(result.prompt_hash)
+        except LLMError as exc:
+            textual = RulesSourceFacts().extract(document, domain=domain, figure_hints=hints).textual
+            fallbacks.append(f"textual: {failure_reason(exc)}")
+        visuals = []
+        for figure in document.figures:
+            try:
+                result = self.visual(document, figure, hints.get(figure.id))
+                visuals.append(result.value)
+                hashes.append(result.prompt_hash)
+            except LLMError as exc:
+                visuals.append(rules_visual(document, figure, hints.get(figure.id)))
+                fallbacks.append(f"visual {figure.id}: {failure_reason(exc)}")
         return SourceFacts(
             seed_id=document.seed_id,
             provenance=make_provenance(document.seed_id, "source_facts", self.generator, model=self.llm.model,
-                                       prompt_hash=prompt_hash, code=code_version("ingestion"),
-                                       inputs=document.sha256),
-            title=document.title, domain=domain, textual=textual.value,
-            visual=[v.value for v in visuals], tables=document.tables, figures=document.figures,
+                                       prompt_hash=content_hash(hashes), code=code_version("ingestion"),
+                                       inputs=document.sha256, fallbacks=fallbacks),
+            title=document.title, domain=domain, textual=textual,
+            visual=visuals, tables=document.tables, figures=document.figures,
         )

@@ -71,8 +71,11 @@ def qa_items(context: dg.AssetExecutionContext, config: QAGenerationConfig, llm:
     if config.llm_generation and not llm.offline:
         from mmeb_assets.qa.llm_generate import generate_llm_items
 
+        fallbacks: list[str] = []
         items += generate_llm_items(index, llm, existing=items, per_family=config.llm_items_per_family,
-                                    records_chars=config.llm_records_chars, code=CODE, log=context.log)
+                                    records_chars=config.llm_records_chars, code=CODE, log=context.log,
+                                    fallbacks=fallbacks)
+        provenance = provenance.model_copy(update={"fallbacks": fallbacks})
     qa_set = QASet(seed_id=seed, provenance=provenance, items=items, n_candidates=len(items))
     return versioned(qa_set, {"candidates": len(items), "by_task": dg.MetadataValue.md(_task_md(items))})
 

@@ -123,22 +123,29 @@ def generate_family(index: ProjectIndex, llm, task: str, n: int, existing: list[
 
 
 def generate_llm_items(index: ProjectIndex, llm, existing: list[QAItem], per_family: int = 4,
-                       records_chars: int = 60_000, code: str = "", log=None) -> list[QAItem]:
-    """One call per answerable family; a family whose output never validates is skipped (logged)."""
-    from mmeb_resources.llm import LLMOutputError
+                       records_chars: int = 60_000, code: str = "", log=None,
+                       fallbacks: list[str] | None = None) -> list[QAItem]:
+    """One call per answerable family; a family whose request fails for good or whose output never
+    validates is skipped (the rules items stand), logged and appended to `fallbacks` with the reason."""
+    from mmeb_resources.llm import LLMError, failure_reason
+
+    def skipped(what: str, exc: LLMError) -> None:
+        note = f"{what}: skipped, rules items only ({failure_reason(exc)})"
+        if fallbacks is not None:
+            fallbacks.append(note)
+        if log is not None:
+            log.warning(f"qa LLM generation {note}")
 
     out: list[QAItem] = []
     for task in FAMILIES:
         try:
             out += generate_family(index, llm, task, per_family, existing + out, records_chars, code)
-        except LLMOutputError as exc:
-            if log is not None:
-                log.warning(f"qa LLM generation for {task} gave no valid output: {exc}")
+        except LLMError as exc:
+            skipped(task, exc)
     try:
         out += llm_perturb(index, llm, existing + out, n=max(1, per_family // 2), records_chars=records_chars, code=code)
-    except LLMOutputError as exc:
-        if log is not None:
-            log.warning(f"qa LLM perturbation gave no valid output: {exc}")
+    except LLMError as exc:
+        skipped("unanswerable perturbation", exc)
     return out
 
 

@@ -42,15 +42,15 @@ def _run_stages(item: QAItem, index: ProjectIndex, llm_validator) -> tuple[list[
     stages = [s1, s2, s3]
     if llm_validator is None or s3.verdict == "drop":
         return stages, s3, fix
-    from mmeb_resources.llm import LLMOutputError
+    from mmeb_resources.llm import LLMError, failure_reason
 
     try:
         l1 = llm_validator.stage1(item)
         l2 = llm_validator.stage2(item, l1)
         l3, lfix = llm_validator.stage3(item, l1, l2)
-    except LLMOutputError as exc:
+    except LLMError as exc:  # the rules verdict stands; the LLM failure is recorded on the item
         stages.append(StageVerdict(stage="full_project", verdict=s3.verdict, cause="llm_error",
-                                   reason=str(exc)[:300], validator=llm_validator.name))
+                                   reason=failure_reason(exc, 280), validator=llm_validator.name))
         return stages, s3, fix
     stages += [l1, l2, l3]
     if SEVERITY.get(l3.verdict, 2) > SEVERITY[s3.verdict]:

@@ -53,6 +53,7 @@ class RenderContext:
     random_seed: int
     code: str = ""
     drafts: list[Draft] = field(default_factory=list)
+    llm_fallbacks: list[str] = field(default_factory=list)  # LLM steps that used the rules twin, and why
     _styles: dict[str, VoiceStyle] = field(default_factory=dict)
 
     @property

@@ -1,6 +1,8 @@
 """The LLM path of the records stage: Slack days per channel (with the naturalness review and one
 rewrite when the score is 2 or less) and report content specs. Outputs are checked against pydantic
-schemas and the validators below; `llm.generate_json` regenerates with the accumulated errors."""
+schemas and the validators below; `llm.generate_json` regenerates with the accumulated errors.
+A channel-day or report whose request fails for good or whose output never validates keeps the
+rules twin; the reason is appended to `ctx.llm_fallbacks` (the record set's provenance)."""
 from __future__ import annotations
 
 import re
@@ -18,7 +20,7 @@ from mmeb_assets.records.headers import contains_value
 from mmeb_assets.records.report_spec import ReportSpec
 from mmeb_assets.records.slack import finalize, is_slack_event
 from mmeb_assets.schema.workspace import DocumentPlan, Event
-from mmeb_resources.llm import LLMOutputError
+from mmeb_resources.llm import LLMError, failure_reason
 
 FORBIDDEN = re.compile(r"\b(paper|publication|preprint|conference|arxiv)\b", re.IGNORECASE)
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -135,8 +137,9 @@ def _one_day(ctx, llm, tpl, review_tpl, channel_id, day_events, context) -> dict
 
     try:
         result = llm.generate_json(tpl, variables, SlackDayOut, stage="records.slack", validate=validate)
-    except LLMOutputError:
-        return {}  # this channel-day keeps the deterministic twin; provenance says 'rules'
+    except LLMError as exc:  # this channel-day keeps the deterministic twin; its records say 'rules'
+        ctx.llm_fallbacks.append(f"slack {channel_id} {variables['day']}: {failure_reason(exc)}")
+        return {}
     day = result.value
     if len(day_events) >= REVIEW_MIN_EVENTS:
         day = _review_and_rewrite(ctx, llm, tpl, review_tpl, variables, day, validate)
@@ -151,7 +154,9 @@ def _review_and_rewrite(ctx, llm, tpl, review_tpl, variables, day: SlackDayOut, 
                    "conversation": convo}
     try:
         review = llm.generate_json(review_tpl, review_vars, NaturalnessReview, stage="records.naturalness").value
-    except LLMOutputError:
+    except LLMError as exc:
+        ctx.llm_fallbacks.append(f"naturalness review {variables['channel']} {variables['day']}: "
+                                 f"draft kept unreviewed ({failure_reason(exc)})")
         return day
     if review.score > REWRITE_AT_OR_BELOW:
         return day
@@ -160,7 +165,9 @@ def _review_and_rewrite(ctx, llm, tpl, review_tpl, variables, day: SlackDayOut, 
     try:
         return llm.generate_json(tpl, {**variables, "feedback": feedback}, SlackDayOut, stage="records.slack",
                                  validate=validate).value
-    except LLMOutputError:
+    except LLMError as exc:
+        ctx.llm_fallbacks.append(f"rewrite {variables['channel']} {variables['day']}: first draft kept "
+                                 f"({failure_reason(exc)})")
         return day
 
 
@@ -206,7 +213,8 @@ def report_spec_llm(ctx: RenderContext, llm, doc: DocumentPlan) -> tuple[ReportS
     try:
         result = llm.generate_json(tpl, report_variables(ctx, doc), ReportSpec, stage="records.report",
                                    validate=lambda s: report_spec_errors(s, ctx, doc))
-    except LLMOutputError:
+    except LLMError as exc:
+        ctx.llm_fallbacks.append(f"report {doc.id}: {failure_reason(exc)}")
         return rules_report_spec(ctx, doc), {}
     return result.value, {"generator": llm.generator_name, "prompt_hash": tpl.hash, "model": llm.model}
 

@@ -156,6 +156,7 @@ def render_records(facts: SourceFacts, org: Organization, plan: EventPlan, proje
     result = RecordSet(seed_id=org.seed_id, records=records, version_graph=graph,
                        provenance=make_provenance(org.seed_id, "records", generator, code=code,
                                                   random_seed=random_seed, model=getattr(llm, "model", "") or "",
-                                                  inputs={"facts": facts, "org": org, "plan": plan}))
+                                                  inputs={"facts": facts, "org": org, "plan": plan},
+                                                  fallbacks=ctx.llm_fallbacks))
     atomic_write_jsonl(project_dir / "records.jsonl", records)
     return result

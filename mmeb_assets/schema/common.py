@@ -21,6 +21,8 @@ class Provenance(BaseModel):
     code_version: str = ""
     random_seed: int | None = None
     inputs_hash: str = ""
+    fallbacks: list[str] = Field(default=[], exclude_if=lambda v: not v,
+                                 description="parts made by the rules twin after an LLM failure, with the reason")
 
 
 class StageArtifact(BaseModel):

@@ -32,6 +32,8 @@ class Answer(BaseModel):
     task: str = ""
     images: int = Field(default=0, description="images passed to the model")
     dropped_record_ids: list[str] = Field(default=[], description="retrieved but left out: prompt budget")
+    error: str = Field(default="", exclude_if=lambda v: not v,
+                       description="why no answer came back (request failed for good, refusal); judged wrong")
 
 
 class Judgment(BaseModel):

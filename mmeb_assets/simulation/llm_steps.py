@@ -1,6 +1,8 @@
 """The LLM path of every generating step: prompt -> JSON -> validation -> regeneration (in LLMResource).
 
 Each step's output has the same shape as the rules twin's draft, so assembly, checks and events are shared.
+A step whose request fails for good or whose output never validates uses the rules twin's draft
+instead; the reason goes into the provenance's `fallbacks`.
 """
 from __future__ import annotations
 
@@ -16,9 +18,10 @@ from mmeb_assets.simulation.config import SimulationConfig, to_slot
 from mmeb_assets.simulation.drafts import ErrorsDecisionsDraft, EvolvingFactsDraft, OrgDraft, ScheduleDraft
 from mmeb_assets.simulation.items import select_rows, source_rows
 from mmeb_assets.simulation.names import FIRST_NAMES
-from mmeb_assets.simulation.organization import org_from_draft
+from mmeb_assets.simulation.organization import org_from_draft, rules_org_draft
 from mmeb_assets.simulation.plan import assemble_invented, assemble_items, build_event_plan_rules, channel_roles
-from mmeb_assets.simulation.schedule import Anchors
+from mmeb_assets.simulation.schedule import Anchors, rules_schedule
+from mmeb_resources.llm import LLMError, failure_reason
 from mmeb_assets.simulation.terms import terms
 from mmeb_assets.simulation.timeline import worktime
 
@@ -52,7 +55,12 @@ def llm_archetype(facts: SourceFacts, config: SimulationConfig, llm) -> tuple[Ar
 
 
 def llm_organization(facts: SourceFacts, *, random_seed: int, config: SimulationConfig, llm) -> Organization:
-    choice, arch_hash = llm_archetype(facts, config, llm)
+    fallbacks: list[str] = []
+    try:
+        choice, arch_hash = llm_archetype(facts, config, llm)
+    except LLMError as exc:
+        choice, arch_hash = select_archetype(facts, config.archetype), ""
+        fallbacks.append(f"archetype: {failure_reason(exc)}")
     t, tx = terms(choice.archetype), facts.textual
     template = load_prompt(STAGE, "organization")
     variables = {
@@ -68,13 +76,19 @@ def llm_organization(facts: SourceFacts, *, random_seed: int, config: Simulation
         return org_from_draft(draft, seed_id=facts.seed_id, archetype=choice.archetype, reason=choice.reason,
                               config=config, provenance=prov or make_provenance(facts.seed_id, STAGE, "check"))
 
-    res = llm.generate_json(template, variables, OrgDraft, stage=f"{STAGE}.organization",
-                            validate=lambda d: V.validate_org_draft(d, build, config))
+    try:
+        res = llm.generate_json(template, variables, OrgDraft, stage=f"{STAGE}.organization",
+                                validate=lambda d: V.validate_org_draft(d, build, config))
+        draft, org_hash = res.value, res.prompt_hash
+    except LLMError as exc:
+        draft, org_hash = rules_org_draft(facts, choice.archetype, random_seed=random_seed, config=config), ""
+        fallbacks.append(f"organization: {failure_reason(exc)}")
     prov = make_provenance(facts.seed_id, STAGE, llm.generator_name, model=llm.model,
-                           prompt_hash=content_hash([arch_hash, res.prompt_hash]), code=code_version(STAGE),
+                           prompt_hash=content_hash([arch_hash, org_hash]), code=code_version(STAGE),
                            random_seed=random_seed, inputs={"facts": facts.model_dump(mode="json", exclude={"provenance"}),
-                                                            "config": config.model_dump(mode="json")})
-    return build(res.value, prov)
+                                                            "config": config.model_dump(mode="json")},
+                           fallbacks=fallbacks)
+    return build(draft, prov)
 
 
 def _people(org: Organization) -> str:
@@ -144,11 +158,32 @@ def llm_evolving(facts, org, config, llm, schedule: ScheduleDraft, errors: Error
 
 def llm_event_plan(facts: SourceFacts, org: Organization, *, random_seed: int, config: SimulationConfig,
                    llm) -> EventPlan:
-    schedule, h1 = llm_schedule(facts, org, config, llm)
-    errs, h2 = llm_errors_decisions(facts, org, config, llm, schedule)
-    evolving, h3 = llm_evolving(facts, org, config, llm, schedule, errs)
-    drafts = {"schedule": schedule, "errors": errs.errors, "decisions": errs.decisions, "evolving": evolving.facts}
-    _ = channel_roles(org)
-    return build_event_plan_rules(facts, org, random_seed=random_seed, config=config, drafts=drafts,
+    """Schedule, errors + decisions, evolving facts: each from the LLM, or the rules twin's draft."""
+    fallbacks: list[str] = []
+    drafts: dict = {}
+    ch = channel_roles(org)
+    try:
+        schedule, h1 = llm_schedule(facts, org, config, llm)
+        drafts["schedule"] = schedule
+    except LLMError as exc:
+        schedule, h1 = rules_schedule(facts, org, random_seed=random_seed, config=config,
+                                      code_channels=(ch["work"], ch["results"])), ""
+        fallbacks.append(f"schedule: {failure_reason(exc)}")
+    try:
+        errs, h2 = llm_errors_decisions(facts, org, config, llm, schedule)
+        drafts |= {"errors": errs.errors, "decisions": errs.decisions}
+    except LLMError as exc:
+        errs, h2 = ErrorsDecisionsDraft(errors=[], decisions=[]), ""
+        fallbacks.append(f"errors_decisions: {failure_reason(exc)}")
+    try:
+        evolving, h3 = llm_evolving(facts, org, config, llm, schedule, errs)
+        drafts["evolving"] = evolving.facts
+    except LLMError as exc:
+        h3 = ""
+        fallbacks.append(f"evolving_facts: {failure_reason(exc)}")
+    plan = build_event_plan_rules(facts, org, random_seed=random_seed, config=config, drafts=drafts,
                                   generator=llm.generator_name, model=llm.model,
                                   prompt_hash=content_hash([h1, h2, h3]))
+    if not fallbacks:
+        return plan
+    return plan.model_copy(update={"provenance": plan.provenance.model_copy(update={"fallbacks": fallbacks})})
