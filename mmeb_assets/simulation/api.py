@@ -8,11 +8,16 @@ from mmeb_assets.simulation.archetype import select_archetype
 from mmeb_assets.simulation.config import SimulationConfig
 from mmeb_assets.simulation.organization import org_from_draft, rules_org_draft
 from mmeb_assets.simulation.plan import build_event_plan_rules
+from mmeb_assets.simulation.refusal import SeedRefused, require_plannable
+
+__all__ = ["build_organization", "build_event_plan", "SeedRefused"]
 
 
 def build_organization(facts: SourceFacts, *, random_seed: int, config: SimulationConfig | None = None,
                        llm=None) -> Organization:
-    """The project's company, team and channels. `config.archetype` (e.g. from the manifest) overrides."""
+    """The project's company, team and channels. `config.archetype` (e.g. from the manifest) overrides.
+    Raises `SeedRefused` (one line: seed and what it lacks) before drafting anything for unusable facts."""
+    require_plannable(facts)
     config = config or SimulationConfig()
     if llm is not None and not llm.offline:
         from mmeb_assets.simulation.llm_steps import llm_organization
@@ -28,7 +33,9 @@ def build_organization(facts: SourceFacts, *, random_seed: int, config: Simulati
 
 def build_event_plan(facts: SourceFacts, org: Organization, *, random_seed: int,
                      config: SimulationConfig | None = None, llm=None) -> EventPlan:
-    """The scripted week. Same seed + config => byte-identical JSON."""
+    """The scripted week. Same seed + config => byte-identical JSON. Raises `SeedRefused` up front for
+    source facts without a number to plan on."""
+    require_plannable(facts)
     config = config or SimulationConfig()
     if llm is not None and not llm.offline:
         from mmeb_assets.simulation.llm_steps import llm_event_plan

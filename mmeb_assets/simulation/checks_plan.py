@@ -65,15 +65,20 @@ def check_references(facts: SourceFacts, org: Organization, plan: EventPlan) -> 
 def _item_problems(facts: SourceFacts, org: Organization, plan: EventPlan) -> list[str]:
     out = []
     tables = {t.id: t for t in facts.tables}
+    claims = facts.textual.claims
     people = {p.id for p in org.people}
     for it in plan.items:
         if it.owner not in people:
             out.append(f"item {it.id}: owner {it.owner!r} is not a person")
-        table = tables.get(it.table_id)
-        if table is None or it.row_index is None or not 0 <= it.row_index < len(table.rows):
+        if it.table_id == "" and it.row_index is not None and 0 <= it.row_index < len(claims):
+            claim = claims[it.row_index]   # a prose claim: its values are printed in its sentence
+            row = [v for v in claim.value_strings if v in claim.text]
+        elif (table := tables.get(it.table_id)) is None or it.row_index is None or \
+                not 0 <= it.row_index < len(table.rows):
             out.append(f"item {it.id}: source row {it.table_id}[{it.row_index}] does not exist")
             continue
-        row = [c.strip() for c in table.rows[it.row_index]]
+        else:
+            row = [c.strip() for c in table.rows[it.row_index]]
         out += [f"item {it.id}: value {v!r} is not printed in its source row" for v in it.values.values()
                 if v not in row and not any(v in cell for cell in row)]
         for v in it.values.values():

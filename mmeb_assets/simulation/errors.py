@@ -7,6 +7,7 @@ import re
 from mmeb_assets.schema.workspace import InventedFact, Organization, PlanItem, ScriptedError
 from mmeb_assets.simulation.config import SimulationConfig, slot_time
 from mmeb_assets.simulation.drafts import ErrorDraft
+from mmeb_assets.simulation.error_invariants import error_problems
 from mmeb_assets.simulation.organization import dm_id
 from mmeb_assets.simulation.schedule import Anchors, _slot
 from mmeb_assets.simulation.timeline import to_frac
@@ -100,6 +101,13 @@ class ErrorPlanner:
                 wrong = rng.choice(sorted(others)) if others else None
             if wrong and wrong != value and (kind == "wrong_row" or wrong not in self.taken):
                 return f"{item.id}:{col}", wrong, self.frac(item.completed_at)
+        if kind == "swapped_digits":  # no result fits: an invented measurement can be mistyped too
+            for inv in sorted(self.invented.values(), key=lambda f: f.time):
+                shown = inv.display or inv.value
+                wrong = swap_digits(shown, rng)
+                if inv.id not in self.used_targets and self.frac(inv.time) < latest and wrong and \
+                        wrong != shown and wrong not in self.taken:
+                    return inv.id, wrong, self.frac(inv.time)
         return None
 
     def _stale(self) -> tuple[str, str, float] | None:
@@ -138,14 +146,29 @@ class ErrorPlanner:
         return slip, notice, min(notice + u(0.008, 0.02), a.report_v2 - 0.012)
 
     def plan_one(self, n: int, kind: str, scenario: str) -> ErrorDraft | None:
+        """The first target of `kind` whose whole slip-notice-fix story passes `draft_problems`."""
         latest = {"early": 0.16, "straddle": self.a.report_v1 - 0.03, "late": self.a.report_v2 - 0.05}[scenario]
-        found = self.target(kind, latest)
-        if found is None and scenario == "early":
-            found = self.target(kind, self.a.report_v1 - 0.03)
-        if found is None:
-            return None
-        target, wrong, known = found
-        self.used_targets.add(target)
+        for _attempt in range(12):
+            found = self.target(kind, latest)
+            if found is None and scenario == "early":
+                found = self.target(kind, self.a.report_v1 - 0.03)
+            if found is None:
+                return None
+            self.used_targets.add(found[0])
+            draft = self._draft(n, kind, scenario, *found)
+            if not self.problems(draft):
+                return draft
+        return None
+
+    def problems(self, draft: ErrorDraft) -> list[str]:
+        """What keeps this draft from passing the plan checks (empty: it holds by construction)."""
+        try:
+            err = assemble_errors([draft], list(self.items.values()), list(self.invented.values()), self.config)[0]
+        except (KeyError, ValueError) as exc:
+            return [f"{draft.id}: {exc}"]
+        return error_problems(err, self.org, self.items, self.invented, self.config, self.a, self.ch)
+
+    def _draft(self, n: int, kind: str, scenario: str, target: str, wrong: str, known: float) -> ErrorDraft:
         slip, notice, fix = self.times(scenario, known)
         org, ch = self.org, self.ch
         owner = (self.invented[target].owner if target in self.invented else self.items[target.split(":")[0]].owner)

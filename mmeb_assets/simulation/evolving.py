@@ -43,11 +43,15 @@ class EvolvingPlanner:
         org, u = self.org, self.rng.uniform
         first, second = self.workers[0], self.workers[-1] if len(self.workers) > 1 else org.lead_id
         subject = f"owner of the {org.customer.name} acceptance checklist"
-        vs = [_v(self.config, u(0.02, 0.06), self.ch["results"], org.pm_id, self.name(first),
+        # an early joiner (late_joiner_day 1 of a long window) still takes the checklist last
+        start = u(0.02, 0.06)
+        moved = u(0.25, self.a.joiner - 0.03) if self.a.joiner > 0.3 else u(0.08, 0.12)
+        taken = max(self.a.joiner + u(0.05, 0.09), moved + 0.03)
+        vs = [_v(self.config, start, self.ch["results"], org.pm_id, self.name(first),
                  f"{org.person(first).first_name} takes the acceptance checklist to start with.", "initial"),
-              _v(self.config, u(0.25, self.a.joiner - 0.03), "leads", org.lead_id, self.name(second),
+              _v(self.config, moved, "leads", org.lead_id, self.name(second),
                  f"{org.person(first).first_name} is needed on the runs, so the checklist moves.", "change"),
-              _v(self.config, self.a.joiner + u(0.05, 0.09), self.ch["results"], org.pm_id,
+              _v(self.config, taken, self.ch["results"], org.pm_id,
                  self.name(org.late_joiner_id), "The new joiner takes the checklist as a first task.", "change")]
         return EvolvingDraft(id="", kind="owner", subject=subject, versions=vs)
 

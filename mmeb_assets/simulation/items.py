@@ -102,6 +102,61 @@ def make_label(kind: str, row_label: str, values: dict[str, str]) -> str:
 
 
 def source_rows(facts: SourceFacts, archetype: str) -> list[dict]:
+    """Every usable table row, then (when tables give fewer than `PROSE_BELOW` rows) the prose claims
+    whose numbers the tables do not already print: kind, label and exact printed values, in order."""
+    rows = table_rows(facts, archetype)
+    if len(rows) < PROSE_BELOW:
+        rows += claim_rows(facts, archetype, rows)
+    return rows
+
+
+PROSE_BELOW = 6
+CLAIM_COLUMNS = ["value", "second value", "third value", "fourth value"]
+
+
+def claim_values(facts: SourceFacts, index: int) -> dict[str, str] | None:
+    """A prose claim as an item row: its numbers that its own sentence prints verbatim; None if absent."""
+    claims = facts.textual.claims
+    if not 0 <= index < len(claims):
+        return None
+    claim = claims[index]
+    printed = [v.strip() for v in dict.fromkeys(claim.value_strings) if has_digit(v) and v.strip() in claim.text]
+    return dict(zip(CLAIM_COLUMNS, printed))
+
+
+def source_values(facts: SourceFacts, table_id: str, row_index: int | None) -> dict[str, str] | None:
+    """The exact printed values behind an item: a table row, or (table_id '') a prose claim."""
+    if row_index is None:
+        return None
+    if table_id == "":
+        return claim_values(facts, row_index)
+    table = next((t for t in facts.tables if t.id == table_id), None)
+    if table is None or not 0 <= row_index < len(table.rows):
+        return None
+    return row_values(table, table.rows[row_index], label_column(table))
+
+
+def claim_rows(facts: SourceFacts, archetype: str, table_rows_: list[dict]) -> list[dict]:
+    """Prose claims as rows (table_id '', row_index = claim index), skipping numbers a table already has."""
+    printed = {v for r in table_rows_ for v in r["values"].values()}
+    has_release = any(r["kind"] == "release" for r in table_rows_)
+    rows = []
+    for index, claim in enumerate(facts.textual.claims):
+        values = claim_values(facts, index) or {}
+        if not values or set(values.values()) <= printed:
+            continue
+        printed |= set(values.values())
+        name = short_label(claim.label.strip() or "reported value")
+        rows.append({"kind": "analysis" if archetype == "analysis_firm" else "progression", "values": values,
+                     "name": name, "table_id": "", "row_index": index, "dataset": ""})
+    if rows and archetype != "analysis_firm" and not has_release and len(rows) > 1:
+        rows[-1]["kind"] = "release"
+    for row in rows:
+        row["label"] = make_label(row["kind"], row.pop("name"), row["values"])
+    return rows
+
+
+def table_rows(facts: SourceFacts, archetype: str) -> list[dict]:
     """Every usable table row with its kind, label and exact printed values, in table order."""
     rows = []
     for table in facts.tables:
@@ -140,10 +195,30 @@ def dedupe_labels(rows: list[dict]) -> None:
         count = seen.get(row["label"], 0)
         seen[row["label"]] = count + 1
         if count:
-            row["label"] = f"{row['label']} ({row['table_id'].replace('_', ' ').replace('table', 'sheet')} view)"
+            where = row["table_id"].replace("_", " ").replace("table", "sheet") or "prose"
+            row["label"] = f"{row['label']} ({where} view)"
     # labels must stay digit-free of values; table ids carry digits, so spell them out
     for row in rows:
         row["label"] = re.sub(r"sheet (\d+)", lambda m: "sheet " + "ABCDEFGHIJ"[int(m.group(1)) % 10], row["label"])
+    _letter_duplicates(rows)
+
+
+def _letter_duplicates(rows: list[dict]) -> None:
+    """Labels still shared (two prose claims, two rows of one table) get ' (part A)', ' (part B)', ..."""
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row["label"]] = counts.get(row["label"], 0) + 1
+    seen: dict[str, int] = {}
+    for row in rows:
+        label = row["label"]
+        if counts[label] > 1:
+            n = seen.get(label, 0)
+            seen[label] = n + 1
+            row["label"] = f"{label} (part {_letters(n)})"
+
+
+def _letters(n: int) -> str:
+    return "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[n % 26] * (n // 26 + 1)
 
 
 KIND_ORDER = {"baseline": 0, "progression": 1, "chronological": 1, "analysis": 2, "release": 3}

@@ -8,7 +8,7 @@ from mmeb_assets.simulation.checks_org import check_organization
 from mmeb_assets.simulation.config import SimulationConfig, slot_time
 from mmeb_assets.simulation.drafts import ErrorsDecisionsDraft, EvolvingFactsDraft, OrgDraft, ScheduleDraft, Slot
 from mmeb_assets.simulation.errors import assemble_errors
-from mmeb_assets.simulation.items import label_column, row_values
+from mmeb_assets.simulation.items import source_values
 
 
 def _time(config: SimulationConfig, slot: Slot, where: str, out: list[str]):
@@ -44,7 +44,6 @@ def validate_org_draft(draft: OrgDraft, build, config: SimulationConfig) -> list
 
 def validate_schedule(draft: ScheduleDraft, facts, org: Organization, config: SimulationConfig) -> list[str]:
     out: list[str] = []
-    tables = {t.id: t for t in facts.tables}
     people = {p.id for p in org.people}
     joiner = org.person(org.late_joiner_id)
     if not draft.items:
@@ -54,11 +53,10 @@ def validate_schedule(draft: ScheduleDraft, facts, org: Organization, config: Si
     if len({i.id for i in draft.items}) != len(draft.items):
         out.append("items: duplicate ids")
     for it in draft.items:
-        table = tables.get(it.table_id)
-        if table is None or it.row_index is None or not 0 <= it.row_index < len(table.rows):
+        values = source_values(facts, it.table_id, it.row_index)
+        if values is None:
             out.append(f"item {it.id}: table_id {it.table_id!r} / row_index {it.row_index} is not a listed row")
             continue
-        values = row_values(table, table.rows[it.row_index], label_column(table))
         leaked = [v for v in values.values() if re.search(r"\d", v) and v in it.label]
         if leaked:
             out.append(f"item {it.id}: label {it.label!r} contains values {leaked}")

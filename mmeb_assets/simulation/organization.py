@@ -25,7 +25,9 @@ SIZES = ["fourteen-person", "twenty-person", "thirty-five-person", "fifty-person
 
 def _internal_name(facts: SourceFacts, codename: str, archetype: str) -> str:
     method = facts.textual.method_name.strip()
-    if archetype == "research_lab" and method and len(method) <= 24 and re.fullmatch(r"[\w\- .+]+", method):
+    # the name goes into the product and project sentence, which carry no digit (no result may leak early)
+    if archetype == "research_lab" and method and len(method) <= 24 and re.fullmatch(r"[^\W\d_][\w\- .+]*", method) \
+            and not re.search(r"\d", method) and not BANNED.search(method):
         return method
     return codename if archetype == "analysis_firm" else f"{codename} engine"
 
@@ -108,6 +110,8 @@ def rules_org_draft(facts: SourceFacts, archetype: str, *, random_seed: int, con
     city, size = rng.choice(names.CITIES), rng.choice(SIZES)
     what = ("applied-ML studio" if archetype == "research_lab" else "research and analysis consultancy")
     domain_work = re.sub(r"\s*\d[\d\-–/.,]*", "", facts.domain or facts.textual.task_summary[:60]).strip() or "its domain"
+    if BANNED.search(domain_work):
+        domain_work = "its domain"
     what_it_does = facts.textual.one_sentence.rstrip(".")
     if BANNED.search(what_it_does) or len(what_it_does) > 160 or re.search(r"\d", what_it_does):
         # a number here would leak a result before it is scheduled

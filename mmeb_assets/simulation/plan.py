@@ -12,6 +12,7 @@ from mmeb_assets.simulation.config import SimulationConfig, rng_for, slot_time
 from mmeb_assets.simulation.decisions import assemble_decisions, rules_decisions
 from mmeb_assets.simulation.documents import DocumentPlanner
 from mmeb_assets.simulation.drafts import ScheduleDraft
+from mmeb_assets.simulation.error_repair import repair_errors
 from mmeb_assets.simulation.errors import assemble_errors, rules_errors
 from mmeb_assets.simulation.events import EventBook
 from mmeb_assets.simulation.evolving import assemble_evolving, rules_evolving
@@ -29,14 +30,12 @@ def channel_roles(org: Organization) -> dict[str, str]:
 
 
 def assemble_items(draft: ScheduleDraft, facts: SourceFacts, config: SimulationConfig) -> list[PlanItem]:
-    from mmeb_assets.simulation.items import label_column, row_values
-    tables = {t.id: t for t in facts.tables}
+    from mmeb_assets.simulation.items import source_values
     out = []
     for d in draft.items:
-        table = tables.get(d.table_id)
-        if table is None or d.row_index is None or not 0 <= d.row_index < len(table.rows):
+        values = source_values(facts, d.table_id, d.row_index)
+        if values is None:
             raise ValueError(f"item {d.id}: table_id={d.table_id!r} row_index={d.row_index} not in source_facts")
-        values = row_values(table, table.rows[d.row_index], label_column(table))
         out.append(PlanItem(id=d.id, kind=d.kind, label=d.label, owner=d.owner,
                             completed_at=slot_time(config, d.done.day, d.done.time), dataset=d.dataset,
                             table_id=d.table_id, row_index=d.row_index, values=values))
@@ -101,6 +100,8 @@ def build_event_plan_rules(facts: SourceFacts, org: Organization, *, random_seed
         error_drafts = drafts["errors"]
     else:
         error_drafts = rules_errors(org, items, invented, config, anchors, rng_for(random_seed, "errors"), ch, taken)
+    error_drafts = repair_errors(error_drafts, org, items, invented, config, anchors,
+                                 rng_for(random_seed, "errors-repair"), ch, taken)
     errors = assemble_errors(error_drafts, items, invented, config)
     evo_drafts = drafts.get("evolving") or rules_evolving(org, config, anchors, rng_for(random_seed, "evolving"), ch)
     evolving = assemble_evolving(evo_drafts, config)

@@ -9,6 +9,7 @@ from mmeb_assets.schema.workspace import Organization
 from mmeb_assets.simulation.config import SimulationConfig, rng_for, to_slot
 from mmeb_assets.simulation.drafts import InventedDraft, ItemDraft, ScheduleDraft, Slot
 from mmeb_assets.simulation.items import item_drafts, select_rows, source_rows
+from mmeb_assets.simulation.refusal import require_plannable
 from mmeb_assets.simulation.timeline import to_frac, worktime
 
 INVENTED_POOL = {
@@ -112,6 +113,11 @@ def schedule_items(items: list[ItemDraft], org: Organization, config: Simulation
         fracs[it.id] = f
     for n, it in enumerate(groups.get("release", [])):
         fracs[it.id] = anchors.release + 0.012 * n
+    if items and max(fracs.values()) <= v1 + 0.01:
+        # report v1 must mark a later result pending: the last result lands after the release
+        last = max(items, key=lambda it: (fracs[it.id], it.id))
+        fracs[last.id] = anchors.release + 0.02
+        late = late + [last]
     for n, it in enumerate(items):
         it.done = _slot(config, fracs[it.id])
         it.owner = author if it.kind == "release" else workers[n % len(workers)]
@@ -150,9 +156,8 @@ def rules_schedule(facts: SourceFacts, org: Organization, *, random_seed: int, c
                    code_channels: tuple[str, str]) -> ScheduleDraft:
     rng = rng_for(random_seed, "schedule")
     anchors = Anchors.of(org, config)
+    require_plannable(facts)
     items = item_drafts(select_rows(source_rows(facts, org.archetype), config.max_items), org.archetype)
-    if not items:
-        raise ValueError(f"source_facts of {facts.seed_id}: no table row with a number; cannot schedule items")
     schedule_items(items, org, config, anchors, rng)
     items.sort(key=lambda it: (it.done.day, it.done.time, it.id))
     prefix = items[0].id.split("_")[0]
