@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import functools
 import random
 import ssl
 import threading
@@ -97,6 +98,15 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
     return max(0.0, moment.timestamp() - (time.time() if now is None else now))
 
 
+@functools.lru_cache(maxsize=1)
+def default_ssl_context() -> ssl.SSLContext:
+    """One TLS context per process: building one loads the CA bundle (~0.1 s), so every HTTP client
+    (one per concurrent worker, per batch) shares it instead of loading its own."""
+    import certifi
+
+    return ssl.create_default_context(cafile=certifi.where())
+
+
 class Backend(Protocol):
     name: str
     model: str
@@ -120,24 +130,17 @@ class OpenAIBackend:
         self.timeout_s = timeout_s
         self.retry = retry
         self.sleep = sleep
-        self._ssl: ssl.SSLContext | None = None
 
     def headers(self) -> dict:
         return {"Authorization": f"Bearer {self.api_key or 'not-needed'}", "Content-Type": "application/json"}
 
-    def ssl_context(self) -> ssl.SSLContext:
-        """One TLS context per backend: building one loads the CA bundle (tens of ms), so the
-        per-worker HTTP clients share it instead of each loading their own."""
-        if self._ssl is None:
-            import certifi
-
-            self._ssl = ssl.create_default_context(cafile=certifi.where())
-        return self._ssl
-
     def new_http(self, concurrency: int) -> httpx.AsyncClient:
         limits = httpx.Limits(max_connections=max(1, concurrency), max_keepalive_connections=max(1, concurrency))
-        return httpx.AsyncClient(timeout=httpx.Timeout(self.timeout_s), limits=limits, headers=self.headers(),
-                                 verify=self.ssl_context())
+        # the read timeout is the model's budget; connecting gets at least 5 s (a loaded machine's accept
+        # queue is not a dead endpoint, and a request given up before it was sent would go uncounted)
+        timeout = httpx.Timeout(self.timeout_s, connect=max(self.timeout_s, 5.0))
+        return httpx.AsyncClient(timeout=timeout, limits=limits, headers=self.headers(),
+                                 verify=default_ssl_context())
 
     async def acomplete(self, messages: list[dict], params: dict, http: httpx.AsyncClient | None) -> Completion:
         owned = http is None

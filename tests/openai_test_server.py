@@ -71,7 +71,7 @@ FAULTS: dict[str, Callable[[], object]] = {
     "500": lambda: Fault(500),
     "503": lambda: Fault(503, {"Retry-After": "0"}),
     "connection reset": ResetConnection,
-    "hang past timeout": lambda: Hang(1.5),
+    "hang past timeout": lambda: Hang(1.0),
     "truncated JSON body": lambda: RawBody('{"id": "chatcmpl-test", "object": "chat.completion", "choices": [{"ind'),
     "schema-breaking JSON": lambda: SCHEMA_BREAK,
     "empty completion": lambda: Reply(""),
@@ -177,7 +177,7 @@ class OpenAITestServer:
             request_queue_size = 256
 
         self.httpd = Server((host, port), Handler)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
 
     @property
     def base_url(self) -> str:
