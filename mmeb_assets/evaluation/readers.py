@@ -88,9 +88,11 @@ def mentions(question: str, records: list[Record], numeric: bool) -> list[Mentio
     """Every value of the asked kind on a line that shares content words with the question."""
     wanted = terms(question)
     found: list[Mention] = []
+    who = question.strip().lower().startswith(("who", "whose"))
     for position, record in enumerate(presentation_order(records)):
         lines = [l for l in record.text.splitlines() if l.strip()]
-        for number, line in enumerate(lines[1:] if len(lines) > 1 else lines):
+        # The source header names the author: skipped as metadata, except when the question asks who.
+        for number, line in enumerate(lines if who or len(lines) <= 1 else lines[1:]):
             overlap = len(wanted & terms(line))
             if overlap == 0:
                 continue

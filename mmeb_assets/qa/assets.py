@@ -10,6 +10,7 @@ from mmeb_assets.qa.evidence import ProjectIndex
 from mmeb_assets.qa.export import write_parquet, write_questions_jsonl
 from mmeb_assets.qa.generate import generate_rule_items, make_context
 from mmeb_assets.qa.mix import PAPER_MIX, achieved_mix, normalize_mix, select_mix
+from mmeb_assets.qa.quality import selection_bucket
 from mmeb_assets.qa.stats import QAStatistics, compute_statistics
 from mmeb_assets.qa.validate_llm import LLMValidator
 from mmeb_assets.qa.validation import validate_items
@@ -90,7 +91,7 @@ def qa_validated(context: dg.AssetExecutionContext, config: QAValidationConfig, 
     use_llm = config.validator == "llm" or (config.validator == "auto" and not llm.offline)
     validator = LLMValidator(llm, index) if use_llm else None
     kept, dropped = validate_items(qa_items.items, index, validator)
-    selected, left_out = select_mix(kept, config.mix(), config.target_per_project, seed)
+    selected, left_out = select_mix(kept, config.mix(), config.target_per_project, seed, selection_bucket(index))
     generator = llm.generator_name if use_llm else "rules"
     provenance = make_provenance(seed, "qa", generator, model=llm.model if use_llm else "", code=CODE,
                                  inputs={"qa_items": content_hash(qa_items), "mix": config.mix(),

@@ -5,10 +5,29 @@ import argparse
 from pathlib import Path
 
 
+def _cmd_by_seed(args: argparse.Namespace) -> int:
+    """One quality row per seed project of the data home (see mmeb_assets/qa/quality.py)."""
+    from mmeb_assets.qa.quality_report import by_seed
+    from mmeb_resources.storage import default_home
+
+    home = Path(args.home) if args.home else default_home()
+    table, rows = by_seed(home)
+    if not rows:
+        print(f"no seed project with questions.jsonl under {home / 'projects'} (build through qa_validated first)")
+        return 1
+    print(table.to_csv() if args.csv else table.to_markdown())
+    missed = [q.seed for q in rows if q.misses]
+    print(f"{len(rows) - len(missed)} of {len(rows)} seeds meet every target" + (f"; missed: {', '.join(missed)}" if missed else ""))
+    return 0
+
+
 def _cmd_questions(args: argparse.Namespace) -> int:
     from mmeb_assets.qa.export import read_questions_jsonl
     from mmeb_assets.qa.stats import compute_statistics
     from mmeb_resources.storage import default_home
+
+    if args.by_seed:
+        return _cmd_by_seed(args)
 
     path = Path(args.file) if args.file else default_home() / "benchmark" / "questions.jsonl"
     if not path.exists():
@@ -28,4 +47,8 @@ def register(subparsers) -> None:
     parser.add_argument("--file", help="a questions.jsonl (default: <home>/benchmark/questions.jsonl)")
     parser.add_argument("--table", action="append", help="only this table (e.g. table3c_questions); repeatable")
     parser.add_argument("--csv", action="store_true", help="print CSV instead of markdown")
+    parser.add_argument("--by-seed", action="store_true",
+                        help="one quality row per seed project: questions per task, evidence size and sources, "
+                             "oracle-vs-shortcut gap, first-posted share of cross-source gold")
+    parser.add_argument("--home", help="data home for --by-seed (default: $MMEB_HOME)")
     parser.set_defaults(func=_cmd_questions)

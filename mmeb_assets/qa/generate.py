@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from mmeb_assets.qa import unanswerable
 from mmeb_assets.qa.evidence import ProjectIndex
-from mmeb_assets.qa.families import attribution, conflict, extraction, facts, numeric, temporal
+from mmeb_assets.qa.families import (
+    attribution, board, conflict, corrected, disagree, extraction, facts, numeric, temporal,
+)
 from mmeb_assets.qa.families.base import GenContext
 from mmeb_assets.qa.text import normalize
 from mmeb_assets.schema import TASKS, QAItem
@@ -12,11 +14,13 @@ TASK_ABBR = {"extraction": "ext", "attribution": "att", "computation": "cmp", "c
              "interpretation": "int", "cross_source_conflict": "xsc", "temporal_conflict": "tmp",
              "unanswerable": "uns"}
 FAMILIES = (
-    ("extraction", extraction.generate), ("attribution", attribution.generate),
+    ("extraction", extraction.generate), ("attribution", attribution.generate), ("attribution", board.attribution),
     ("computation", numeric.computation), ("computation", facts.computation),
     ("comparison", numeric.comparison), ("comparison", facts.comparison),
     ("interpretation", numeric.interpretation), ("interpretation", facts.interpretation),
-    ("cross_source_conflict", conflict.generate),
+    ("computation", corrected.computation), ("comparison", corrected.comparison),
+    ("interpretation", corrected.interpretation), ("interpretation", board.interpretation),
+    ("cross_source_conflict", conflict.generate), ("cross_source_conflict", disagree.generate),
     ("temporal_conflict", temporal.generate),
 )
 

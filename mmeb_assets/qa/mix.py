@@ -6,6 +6,7 @@ category the tasks take turns, in a seeded stable order, so no task crowds out t
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Callable
 
 from mmeb_assets.qa.families.base import stable_rank
 from mmeb_assets.schema import TASK_CATEGORY, TASKS, QAItem
@@ -35,10 +36,54 @@ def _quota(available: dict[str, int], mix: dict[str, float], target: int) -> dic
     return quota
 
 
-def _round_robin(items: list[QAItem], n: int, seed: str) -> list[QAItem]:
+def evidence_shape(item: QAItem) -> str:
+    """'3+' (three or more gold records), 'multi' (two source types), or 'plain'."""
+    stats = item.evidence_stats
+    if stats is None or not stats.n_units:
+        return "plain"
+    if stats.n_units >= 3:
+        return "3+"
+    return "multi" if len(stats.source_types) >= 2 else "plain"
+
+
+DEFERRED = "deferred"
+TURNS = {"3+": 2}   # multi-record evidence is the rarest shape (paper Table 3: 18.5% of answerable items)
+
+
+SHAPES = ("3+", "multi", "plain")
+
+
+def _turns(items: list[QAItem], key: Callable[[QAItem], str]) -> list[QAItem]:
+    """The items of each key in turn (evidence shapes in SHAPES order, other keys in order of first
+    appearance; TURNS items per round), keeping each key's order; DEFERRED items come after all others."""
+    groups: dict[str, list[QAItem]] = defaultdict(list)
+    for shape in SHAPES:
+        groups[shape] = []
+    for item in items:
+        groups[key(item)].append(item)
+    deferred = groups.pop(DEFERRED, [])
+    out: list[QAItem] = []
+    while any(groups.values()):
+        for name in list(groups):
+            for _ in range(TURNS.get(name, 1)):
+                if groups[name]:
+                    out.append(groups[name].pop(0))
+    return out + deferred
+
+
+def _interleave(items: list[QAItem], bucket: Callable[[QAItem], str]) -> list[QAItem]:
+    """Buckets 'primary|secondary' take turns by primary, and within one primary by secondary."""
+    keys = {item.id: bucket(item) for item in items}
+    inner = _turns(items, lambda i: keys[i.id].partition("|")[2])
+    return _turns(inner, lambda i: keys[i.id].partition("|")[0])
+
+
+def _round_robin(items: list[QAItem], n: int, seed: str, bucket: Callable[[QAItem], str] | None) -> list[QAItem]:
     by_task: dict[str, list[QAItem]] = defaultdict(list)
     for item in sorted(items, key=lambda i: stable_rank(seed, "mix", i.id)):
         by_task[item.task].append(item)
+    if bucket is not None:
+        by_task = defaultdict(list, {t: _interleave(group, bucket) for t, group in by_task.items()})
     chosen: list[QAItem] = []
     order = [t for t in TASKS if by_task.get(t)]
     while len(chosen) < n and any(by_task[t] for t in order):
@@ -48,8 +93,14 @@ def _round_robin(items: list[QAItem], n: int, seed: str) -> list[QAItem]:
     return chosen
 
 
-def select_mix(items: list[QAItem], mix: dict[str, float], target: int, seed: str) -> tuple[list[QAItem], list[QAItem]]:
-    """(selected, left out). At least one item per task type when one exists."""
+def select_mix(items: list[QAItem], mix: dict[str, float], target: int, seed: str,
+               bucket: Callable[[QAItem], str] | None = evidence_shape) -> tuple[list[QAItem], list[QAItem]]:
+    """(selected, left out). At least one item per task type when one exists.
+
+    Within a task the items of each `bucket` (by default the evidence shape: 3+ records, two source
+    types, plain) take turns, so the kept set spans evidence shapes rather than whatever a task's
+    most prolific family yields; None keeps the plain seeded order.
+    """
     mix = normalize_mix(mix)
     by_cat: dict[str, list[QAItem]] = defaultdict(list)
     for item in items:
@@ -59,7 +110,7 @@ def select_mix(items: list[QAItem], mix: dict[str, float], target: int, seed: st
         quota[cat] = max(quota.get(cat, 0), len({i.task for i in group}))
     chosen: list[QAItem] = []
     for cat, group in by_cat.items():
-        chosen += _round_robin(group, quota[cat], seed)
+        chosen += _round_robin(group, quota[cat], seed, bucket)
     chosen_ids = {i.id for i in chosen}
     order = {t: n for n, t in enumerate(TASKS)}
     selected = sorted(chosen, key=lambda i: (order[i.task], i.id))

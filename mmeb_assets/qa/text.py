@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 NUMBER = re.compile(r"(?<![\w.])[-+−]?\d[\d,]*(?:\.\d+)?")
@@ -103,6 +103,22 @@ def answers_match(candidate: str, gold: str) -> bool:
 
 def word_count(text: str) -> int:
     return len(re.findall(r"\S+", text or ""))
+
+
+def moment_between(start: datetime, end: datetime, step_minutes: int = 15) -> datetime | None:
+    """A quarter-hour strictly inside (start, end), in working hours (09:00-18:00) when the window has
+    one, nearest its middle; None when the window holds no quarter-hour."""
+    first = start.replace(second=0, microsecond=0) + timedelta(minutes=step_minutes - start.minute % step_minutes)
+    middle = start + (end - start) / 2
+    best = None
+    moment = first
+    while moment < end:
+        if moment > start:
+            key = (not 9 <= moment.hour < 18, abs((moment - middle).total_seconds()))
+            if best is None or key < best[0]:
+                best = (key, moment)
+        moment += timedelta(minutes=step_minutes)
+    return best[1] if best else None
 
 
 def when(moment: datetime) -> str:

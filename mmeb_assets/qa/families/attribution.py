@@ -3,14 +3,46 @@ from __future__ import annotations
 
 from collections import Counter
 
-from mmeb_assets.qa.families.base import GenContext, cell_phrase, draft, item_phrase
+from mmeb_assets.qa.families.base import GenContext, cell_phrase, draft, ids, item_phrase
 from mmeb_assets.qa.text import channel_ref
 from mmeb_assets.schema import Derivation, QAItem
 
 
 def generate(ctx: GenContext) -> list[QAItem]:
-    return (_results(ctx) + _welcome(ctx) + _noticed(ctx) + _decisions(ctx) + _invented(ctx) + _documents(ctx)
-            + _customer_emails(ctx))
+    return (_results(ctx) + _welcome(ctx) + _noticed(ctx) + _flag_and_fix(ctx) + _decisions(ctx) + _invented(ctx)
+            + _documents(ctx) + _customer_emails(ctx))
+
+
+def _flag_and_fix(ctx: GenContext) -> list[QAItem]:
+    """Who flagged a slipped value and who corrected it: the slip, the flag and the correction are all needed."""
+    index, out = ctx.index, []
+    for error in index.plan.errors:
+        flags = [e for e in index.events_of({"error_noticed"}, ref=error.id) if e.actor == error.noticed_by]
+        fixes = index.events_of({"correction"}, ref=error.id)
+        slips = index.events_of({"error_slipped"}, ref=error.id)
+        if not (flags and fixes and slips):
+            continue
+        flag = next(iter(index.event_records(flags[0].id)), None)
+        fix = next(iter(index.event_records(fixes[0].id, error.correct_value)), None)
+        slip = next(iter(index.event_records(slips[0].id, error.wrong_value)), None)
+        flagger, fixer = index.person_name(error.noticed_by), index.person_name(fixes[0].actor)
+        if not (flag and fix and slip) or flagger not in index.surface(flag) or fixer not in index.surface(fix):
+            continue
+        target = _target_phrase(ctx, error.target)
+        q = (f"Who flagged the {target} that {index.first_name(error.slipped_by)} gave as {error.wrong_value}, "
+             f"and who posted the correction?")
+        value = flagger if flagger == fixer else f"{flagger}; {fixer}"
+        answer = f"{flagger} flagged it and posted the correction" if flagger == fixer else \
+            f"{flagger} flagged it; {fixer} posted the correction"
+        out.append(draft(
+            ctx, "attribution", "attribution.flag_and_fix", q, answer, value=value, evidence=ids([slip, flag, fix]),
+            steps=[(f"{index.first_name(error.slipped_by)} gave {error.wrong_value}.", [slip.id]),
+                   (f"{flagger} flagged it.", [flag.id]), (f"{fixer} posted the correction.", [fix.id])],
+            derivation=Derivation(kind="author", operands=list(dict.fromkeys([flagger, fixer])), result=value,
+                                  fact_key=f"{error.id}:flag-fix",
+                                  premise_values=[index.first_name(error.slipped_by), error.wrong_value]),
+        ))
+    return out
 
 
 def _customer_emails(ctx: GenContext) -> list[QAItem]:
@@ -124,7 +156,7 @@ def _invented(ctx: GenContext) -> list[QAItem]:
     for fact in ctx.index.plan.invented:
         events = ctx.index.events_of({"invented_fact"}, ref=fact.id)
         if events:
-            q = f"Who reported the {ctx.index.org.project_codename} team's {fact.name} measurement?"
+            q = f"Who reported the {fact.name} that the {ctx.index.org.project_codename} team measured?"
             made = _author_item(ctx, "attribution.invented", q, events[0].actor, events[0].id, f"the {fact.name}")
             if made:
                 out.append(made)

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from mmeb_assets.qa.evidence import ProjectIndex, evidence_stats
+from mmeb_assets.qa.phrasing import metric, strip_series, the
 from mmeb_assets.qa.text import is_numeric_cell
 from mmeb_assets.schema import Derivation, Gold, PlanItem, Provenance, QAItem, Record, SolutionStep
 
@@ -29,9 +30,8 @@ def stable_rank(*parts: str) -> int:
 
 
 def item_phrase(item: PlanItem) -> str:
-    label = item.label.strip()
-    article = "" if label.lower().startswith(("the ", "a ", "an ")) else "the "
-    return f"{article}{label}"
+    """A row label as it reads mid-sentence: 'the dense baseline', 'SPECTER' (names take no article)."""
+    return the(item.label)
 
 
 def on_dataset(item: PlanItem) -> str:
@@ -44,21 +44,20 @@ def is_year(col: str) -> bool:
 
 def series_phrase(item: PlanItem) -> str:
     """'Drayage trucks over time' -> 'the Drayage trucks' (the year says when)."""
-    label = re.sub(r"\s+over time$", "", item.label.strip(), flags=re.IGNORECASE)
-    return item_phrase(item.model_copy(update={"label": label}))
+    return the(strip_series(item.label))
 
 
 def value_question(item: PlanItem, col: str) -> str:
     if is_year(col):
         return f"What value was recorded for {series_phrase(item)} in {col}?"
-    return f"What {col} was recorded for {item_phrase(item)}{on_dataset(item)}?"
+    return f"What value was recorded for the {metric(col)} of {item_phrase(item)}{on_dataset(item)}?"
 
 
 def cell_phrase(item: PlanItem, col: str) -> str:
-    """'the 2023 value for the Drayage trucks' / 'the MRR of the dense baseline'."""
+    """'2023 value for the Drayage trucks' / 'MRR of the dense baseline' (the caller adds 'the')."""
     if is_year(col):
         return f"{col} value for {series_phrase(item)}"
-    return f"{col} of {item_phrase(item)}"
+    return f"{metric(col)} of {item_phrase(item)}"
 
 
 def is_total(item: PlanItem) -> bool:

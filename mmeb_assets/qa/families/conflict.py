@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from mmeb_assets.qa.families.base import GenContext, cell_phrase, draft, ids
+from mmeb_assets.qa.phrasing import sentence, source_name
 from mmeb_assets.qa.text import channel_ref, when
 from mmeb_assets.schema import Derivation, QAItem, Record, ScriptedError
 
@@ -14,6 +15,13 @@ def _target(ctx: GenContext, error: ScriptedError) -> tuple[str, str]:
         return cell_phrase(item, col), error.target
     fact = next((f for f in ctx.index.plan.invented if f.id == error.target), None)
     return (fact.name if fact else error.target), error.target
+
+
+def doc_name(ctx: GenContext, doc) -> str:
+    """'version 1 of the 'Aurora report'' when later versions exist, else 'the 'Aurora report''."""
+    later = any(d.doc_key == doc.doc_key and d.version > doc.version for d in ctx.index.plan.documents)
+    named = doc.title.rstrip().lower().endswith(f" v{doc.version}")
+    return f"version {doc.version} of the '{doc.title}'" if later and not named else f"the '{doc.title}'"
 
 
 def _correction_record(ctx: GenContext, error: ScriptedError) -> Record | None:
@@ -34,12 +42,12 @@ def _stale_records(ctx: GenContext, error: ScriptedError, correction: Record) ->
         if error.id in doc.error_ids_shown_wrong:
             for record in index.doc_records(doc.id, error.wrong_value):
                 if not index.shows(record, error.correct_value):
-                    out.append((record, f"the {doc.title}"))
+                    out.append((record, doc_name(ctx, doc)))
     for event in index.plan.events:
         if error.id in event.refs and event.kind in ("error_slipped", "notion_update", "status_update"):
             for record in index.event_records(event.id, error.wrong_value):
                 if record.id != correction.id and not index.shows(record, error.correct_value):
-                    out.append((record, f"a {record.source} record" if record.source != "slack"
+                    out.append((record, source_name(record.source) if record.source != "slack"
                                 else f"a message in {channel_ref(record.channel)}"))
     seen, unique = set(), []
     for record, name in out:
@@ -69,7 +77,7 @@ def _which_applies(ctx, error, correction, stale) -> list[QAItem]:
     phrase, key = _target(ctx, error)
     out = []
     for record, name in stale[:2]:
-        q = f"{name[0].upper() + name[1:]} gives {error.wrong_value} as the {phrase}. Which value applies after the correction?"
+        q = f"{sentence(name)} gives {error.wrong_value} as the {phrase}. Which value applies after the correction?"
         evidence = ids([record, correction])
         answer = (f"{error.correct_value}: the {error.wrong_value} was corrected to {error.correct_value} "
                   f"in {channel_ref(correction.channel) or correction.source} on {when(correction.timestamp)}.")

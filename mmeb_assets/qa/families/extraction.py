@@ -5,8 +5,10 @@ from collections import Counter
 
 from mmeb_assets.qa.families.base import (
     is_year, row_unit, series_phrase, with_unit,
-    GenContext, cell_record, clean_cells, draft, item_phrase, on_dataset, stable_rank, unit_of, value_question,
+    GenContext, cell_record, clean_cells, draft, item_phrase, metric_columns, on_dataset, stable_rank, unit_of,
+    value_question,
 )
+from mmeb_assets.qa.phrasing import metric
 from mmeb_assets.qa.text import is_numeric_cell
 from mmeb_assets.schema import Derivation, QAItem
 
@@ -30,7 +32,7 @@ def _text_cells(ctx: GenContext) -> list[QAItem]:
         record = cell_record(ctx, item, value)
         if record is None:
             continue
-        q = f"What {col} is recorded for {item_phrase(item)}?"
+        q = f"What do the records give as the {metric(col)} of {item_phrase(item)}?"
         out.append(draft(
             ctx, "extraction", "extraction.text_cell", q, value, value=value, evidence=[record.id],
             steps=[(f"Find the record about {item_phrase(item)}.", [record.id]), (f"Its {col} is {value}.", [record.id])],
@@ -41,10 +43,9 @@ def _text_cells(ctx: GenContext) -> list[QAItem]:
 
 def _cells(ctx: GenContext) -> list[QAItem]:
     out = []
-    cells = sorted(clean_cells(ctx), key=lambda c: stable_rank(ctx.seed, "ext", c[0].id, c[1]))
+    cells = _spread(sorted(clean_cells(ctx), key=lambda c: stable_rank(ctx.seed, "ext", c[0].id, c[1])))
     for item, col, value in cells[:MAX_CELLS]:
-        visual = stable_rank(ctx.seed, "ext-visual", item.id, col) % 3 == 0
-        record = (cell_record(ctx, item, value, prefer_visual=True) if visual else None) or cell_record(ctx, item, value)
+        record = _only_picture(ctx, item, value) or cell_record(ctx, item, value)
         if record is None:
             continue
         q = value_question(item, col)
@@ -58,6 +59,33 @@ def _cells(ctx: GenContext) -> list[QAItem]:
             derivation=Derivation(kind="lookup", operands=[value], result=value, fact_key=f"{item.id}:{col}"),
         ))
     return out
+
+
+def _only_picture(ctx: GenContext, item, value: str):
+    """The image showing the value when no text record states it (then the picture is what answers it)."""
+    image = cell_record(ctx, item, value, prefer_visual=True)
+    if image is None or any(r.modality == "text" for r in ctx.index.find(value)):
+        return None
+    return image
+
+
+def _spread(cells: list) -> list:
+    """Columns take turns (in order of first appearance), so no column position dominates what is asked;
+    a row's first numeric column comes last (a reader taking the first number of a post would answer it)."""
+    groups: dict[str, list] = {}
+    leading = []
+    for cell in cells:
+        first = metric_columns(cell[0])[:1]
+        if first == [cell[1]] and len(metric_columns(cell[0])) > 1:
+            leading.append(cell)
+        else:
+            groups.setdefault(cell[1], []).append(cell)
+    out = []
+    while any(groups.values()):
+        for col in list(groups):
+            if groups[col]:
+                out.append(groups[col].pop(0))
+    return out + leading
 
 
 def _pictures(ctx: GenContext) -> list[QAItem]:
@@ -81,7 +109,7 @@ def _pictures(ctx: GenContext) -> list[QAItem]:
                 image = next((r for r in images if index.shows(r, value)), None)
                 if image is None:
                     continue
-                what = f"value for {series_phrase(item)} in {col}" if is_year(col) else f"{col} for {item_phrase(item)}"
+                what = f"value for {series_phrase(item)} in {col}" if is_year(col) else f"{metric(col)} for {item_phrase(item)}"
                 q = f"In the image titled '{doc.title}', what {what} is shown?"
                 out.append(draft(
                     ctx, "extraction", "extraction.picture", q, value, value=value, unit=unit_of(col, value),
@@ -102,7 +130,7 @@ def _invented(ctx: GenContext) -> list[QAItem]:
         if record is None:
             continue
         answer = f"{fact.value} {fact.unit}".strip()
-        q = f"What {fact.name} did the {ctx.index.org.project_codename} team measure?"
+        q = f"What value did the {ctx.index.org.project_codename} team measure for the {fact.name}?"
         out.append(draft(
             ctx, "extraction", "extraction.invented", q, answer, value=fact.value, unit=fact.unit,
             evidence=[record.id],

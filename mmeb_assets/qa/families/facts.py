@@ -9,8 +9,8 @@ import re
 from decimal import Decimal
 
 from mmeb_assets.qa.families.base import GenContext, draft, ids, stable_rank
-from mmeb_assets.qa.families.temporal import version_record
-from mmeb_assets.qa.text import decimals, fmt, fmt_like, parse_number
+from mmeb_assets.qa.families.temporal import final_record, version_record
+from mmeb_assets.qa.text import decimals, fmt, fmt_like, parse_number, when
 from mmeb_assets.schema import Derivation, EvolvingFact, QAItem
 
 QUANTITY = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?\s*([A-Za-z%/ ]{0,20})")
@@ -30,7 +30,7 @@ def _numeric_facts(ctx: GenContext) -> list[tuple[EvolvingFact, list]]:
         first, last = fact.versions[0], fact.versions[-1]
         if parse_number(first.value) == parse_number(last.value):
             continue
-        records = [version_record(ctx, fact, first), version_record(ctx, fact, last)]
+        records = [version_record(ctx, fact, first), final_record(ctx, fact)]
         if all(records):
             out.append((fact, records))
     return out
@@ -76,7 +76,33 @@ def comparison(ctx: GenContext) -> list[QAItem]:
             derivation=Derivation(kind="rank", operands=[f"first={first.value}", f"final={last.value}"], result=larger,
                                   fact_key=fact.id, premise_values=["first", "final"]),
         ))
-    return out + _invented_pairs(ctx)
+    return out + _peaks(ctx) + _invented_pairs(ctx)
+
+
+def _peaks(ctx: GenContext) -> list[QAItem]:
+    """The highest value a fact took over the week: every stated version is needed to know it."""
+    out = []
+    for fact in ctx.index.plan.evolving_facts:
+        numbers = [parse_number(v.value) for v in fact.versions]
+        units = {_unit(v.value) for v in fact.versions}
+        if len(fact.versions) < 3 or None in numbers or None in units or len(units) != 1 or len(set(numbers)) < 3:
+            continue
+        records = [version_record(ctx, fact, v) for v in fact.versions]
+        if not all(records) or len(ids(records)) < 3:
+            continue
+        top = fact.versions[max(range(len(numbers)), key=lambda i: numbers[i])]
+        if numbers.count(max(numbers)) > 1:
+            continue
+        q = f"What was the highest value the {fact.subject} took during the week?"
+        out.append(draft(
+            ctx, "comparison", "comparison.fact_peak", q, f"{top.value} (stated on {when(top.time)})", value=top.value,
+            evidence=ids(records), boundary="whole recorded period",
+            steps=[(f"{when(v.time)}: {v.value}.", [r.id]) for v, r in zip(fact.versions, records)]
+                  + [(f"The highest is {top.value}.", [])],
+            derivation=Derivation(kind="rank", operands=[f"{v.value}={v.value}" for v in fact.versions],
+                                  result=top.value, fact_key=f"{fact.id}:peak"),
+        ))
+    return out
 
 
 def _invented_pairs(ctx: GenContext) -> list[QAItem]:

@@ -8,6 +8,7 @@ from mmeb_assets.qa.families.base import (
     GenContext, cell_record, clean_cells, conflicted, draft, ids, is_cost_column, is_total, is_year, item_phrase,
     row_unit, series_phrase, stable_rank, unit_of, with_unit,
 )
+from mmeb_assets.qa.phrasing import metric
 from mmeb_assets.qa.text import decimals, fmt, parse_number
 from mmeb_assets.schema import Derivation, PlanItem, QAItem
 
@@ -156,13 +157,13 @@ def computation(ctx: GenContext) -> list[QAItem]:
         places = max(decimals(va), decimals(vb))
         if n % 3 == 2 and b != 0:
             result = fmt(a / b, 2)
-            q = (f"What is the ratio of the {col} of {item_phrase(ia)} to that of {item_phrase(ib)}, "
+            q = (f"What is the ratio of the {metric(col)} of {item_phrase(ia)} to that of {item_phrase(ib)}, "
                  f"to two decimal places?")
             answer, kind, how = f"{result} ({va} / {vb})", "ratio", f"{va} / {vb} = {result}"
         else:
             result = fmt(a - b, places)
             unit = unit_of(col, va)
-            q = f"How much higher or lower is the {col} of {item_phrase(ia)} than that of {item_phrase(ib)}?"
+            q = f"How much higher or lower is the {metric(col)} of {item_phrase(ia)} than that of {item_phrase(ib)}?"
             sign = "higher" if a > b else "lower"
             answer = f"{fmt(abs(a - b), places)}{' ' + unit if unit else ''} {sign} ({va} vs {vb})"
             kind, how = "difference", f"{va} - {vb} = {result}"
@@ -195,7 +196,7 @@ def _rankings(ctx: GenContext) -> list[QAItem]:
         best = (min if low else max)(range(len(cells)), key=lambda i: values[i])
         item, value = cells[best]
         scope = f"the {len(cells)} {cells[0][0].dataset + ' ' if cells[0][0].dataset else ''}results in the week's table"
-        q = f"Among {scope}, which one has the {'lowest' if low else 'highest'} {col}?"
+        q = f"Among {scope}, which one has the {'lowest' if low else 'highest'} {metric(col)}?"
         out.append(draft(
             ctx, "comparison", "comparison.rank", q, f"{item.label} ({value})", value=item.label, evidence=evidence,
             steps=[(f"Read the {col} of every result: " + ", ".join(f"{i.label} {v}" for i, v in cells) + ".", evidence),
@@ -217,7 +218,7 @@ def _pairwise(ctx: GenContext) -> list[QAItem]:
         winner, wv, other, ov = (ia, va, ib, vb) if (a < b) == low else (ib, vb, ia, va)
         word = "lower" if low else "higher"
         margin = fmt(abs(a - b), max(decimals(va), decimals(vb)))
-        q = f"Which has the {word} {col}: {item_phrase(ia)} or {item_phrase(ib)}, and by how much?"
+        q = f"Which has the {word} {metric(col)}: {item_phrase(ia)} or {item_phrase(ib)}, and by how much?"
         out.append(draft(
             ctx, "comparison", "comparison.pair", q, f"{winner.label}: {wv} vs {ov} (by {margin})", value=winner.label,
             evidence=evidence,
@@ -264,7 +265,7 @@ def _one_budget(ctx, quality, qcells, cost, ccells) -> QAItem | None:
     evidence = _operand_records(ctx, [(r[0], r[1]) for r in rows] + [(r[0], r[3]) for r in rows])
     if not evidence:
         return None
-    q = f"Which result has the highest {quality} while keeping {cost} at or below {cap_text}?"
+    q = f"Which result has the highest {metric(quality)} while keeping the {metric(cost)} at or below {cap_text}?"
     answer = f"{choice[0].label} ({quality} {choice[1]}, {cost} {choice[3]})"
     return draft(
         ctx, "comparison", "comparison.budget", q, answer, value=choice[0].label, evidence=evidence,
@@ -292,7 +293,7 @@ def interpretation(ctx: GenContext) -> list[QAItem]:
         if Decimal(claim_text) == gap or Decimal(claim_text) <= 0:
             continue
         verdict = "Yes" if gap >= Decimal(claim_text) else "No"
-        q = (f"Do the recorded {col} values support the claim that the {col} of {item_phrase(hi)} exceeds that of "
+        q = (f"Do the recorded {metric(col)} values support the claim that the {metric(col)} of {item_phrase(hi)} exceeds that of "
              f"{item_phrase(lo)} by at least {claim_text}?")
         answer = f"{verdict}: {hv} vs {lv} is a gap of {fmt(gap, places)}, {'at least' if verdict == 'Yes' else 'less than'} {claim_text}."
         out.append(draft(

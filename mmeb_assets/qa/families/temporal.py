@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from mmeb_assets.qa.families.base import GenContext, cell_phrase, draft, ids
-from mmeb_assets.qa.text import when
+from mmeb_assets.qa.families.base import GenContext, cell_phrase, draft, ids, is_year
+from mmeb_assets.qa.phrasing import metric, the
+from mmeb_assets.qa.text import moment_between, when
 from mmeb_assets.schema import Derivation, EvolvingFact, FactVersion, QAItem, Record
 
 
@@ -20,13 +21,17 @@ def version_record(ctx: GenContext, fact: EvolvingFact, version: FactVersion) ->
     return near[0] if near else None
 
 
+def final_record(ctx: GenContext, fact: EvolvingFact) -> Record | None:
+    """Where the final value stands at the end of the week: the tracker entry updated to it, else its message."""
+    index, last = ctx.index, fact.versions[-1]
+    boards = [r for e in index.plan.events if e.kind == "notion_update" and fact.id in e.refs and e.time >= last.time
+              for r in index.event_records(e.id, last.value)]
+    return boards[-1] if boards else version_record(ctx, fact, last)
+
+
 def _boundary(a: FactVersion, b: FactVersion):
-    """A round time strictly between two versions (the question names it)."""
-    mid = a.time + (b.time - a.time) / 2
-    rounded = mid.replace(minute=(mid.minute // 15) * 15, second=0, microsecond=0)
-    if not a.time < rounded < b.time:
-        rounded = mid.replace(second=0, microsecond=0)
-    return rounded if a.time < rounded < b.time else None
+    """A round time strictly between two versions (the question names it), in working hours if possible."""
+    return moment_between(a.time, b.time)
 
 
 def generate(ctx: GenContext) -> list[QAItem]:
@@ -50,8 +55,8 @@ def _as_of(ctx, fact, records) -> list[QAItem]:
         moment = _boundary(current, nxt)
         if moment is None or current.value == nxt.value or nxt.cause == "correction":
             continue   # inside a slip window "what was it" has two readings (stated vs. true)
-        if fact.value_at(moment) != current:
-            continue
+        if fact.value_at(moment) != current or (i == 0 and len(fact.versions) >= 3):
+            continue   # with later revisions to ask about, the first-stated value is not asked (position would answer it)
         q = f"As of {when(moment)}, what was the {fact.subject}?"
         evidence = ids([records[i], records[i + 1]])
         out.append(draft(
@@ -70,7 +75,7 @@ def _before(ctx, fact, records) -> list[QAItem]:
     out = []
     for i in range(1, len(fact.versions)):
         prev, revision = fact.versions[i - 1], fact.versions[i]
-        if prev.value == revision.value:
+        if prev.value == revision.value or (i == 1 and len(fact.versions) >= 3):
             continue
         q = f"What was the {fact.subject} immediately before the revision posted on {when(revision.time)}?"
         evidence = ids([records[i - 1], records[i]])
@@ -123,7 +128,8 @@ def _document_versions(ctx: GenContext) -> list[QAItem]:
             later = [d for d in index.plan.documents if d.doc_key == doc.doc_key and d.version > doc.version]
             if item is None or not pages or not later:
                 continue
-            q = f"What {cell_phrase(item, col)} did version {doc.version} of the '{doc.title}' show?"
+            what = f"{col} value" if is_year(col) else metric(col)
+            q = f"What {what} did version {doc.version} of the '{doc.title}' show for {the(item.label)}?"
             out.append(draft(
                 ctx, "temporal_conflict", "temporal.doc_version", q, error.wrong_value, value=error.wrong_value,
                 evidence=[pages[0].id], boundary=f"version {doc.version}",

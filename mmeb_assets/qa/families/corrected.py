@@ -1,0 +1,133 @@
+"""Computation, comparison and interpretation over a corrected value and a value from another source.
+
+The corrected operand comes from the correction message (the copies that still show the slip would
+give another answer); the other operand from a report page, a slide or a tracker entry. Both records
+are needed, and they are of different source types, as in the paper's multi-source reasoning items.
+"""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from mmeb_assets.qa.families.base import GenContext, cell_record, conflicted, draft, is_year, stable_rank, unit_of
+from mmeb_assets.qa.families.conflict import _correction_record
+from mmeb_assets.qa.phrasing import metric, the
+from mmeb_assets.qa.text import decimals, fmt, is_numeric_cell, parse_number, when
+from mmeb_assets.schema import Derivation, PlanItem, QAItem, Record
+
+DOC_SOURCES = ("pdf_page", "slide", "notion", "image")
+
+
+def _cases(ctx: GenContext) -> list[tuple]:
+    """(error, corrected item, column, correct, correction record, partner item, partner value, partner record)."""
+    index, out = ctx.index, []
+    for error in index.plan.errors:
+        item_id, _, col = error.target.partition(":")
+        item = index.items.get(item_id)
+        if item is None or not col or parse_number(error.correct_value) is None:
+            continue
+        correction = _correction_record(ctx, error)
+        if correction is None:
+            continue
+        partners = [p for p in index.plan.items if p.id != item.id and p.table_id == item.table_id
+                    and is_numeric_cell(p.values.get(col, "")) and not conflicted(ctx, p.id, col)
+                    and parse_number(p.values[col]) != parse_number(error.correct_value)]
+        partners.sort(key=lambda p: (not _flips(error, p.values[col]), stable_rank(ctx.seed, "corr", error.id, p.id)))
+        for partner in partners:
+            value = partner.values[col].strip()
+            record = _other_source(ctx, partner, value, correction)
+            if record is not None:
+                out.append((error, item, col, error.correct_value, correction, partner, value, record))
+                break
+    return out
+
+
+def _flips(error, other: str) -> bool:
+    """Would the slipped value order the pair differently from the corrected one?"""
+    right, wrong, b = parse_number(error.correct_value), parse_number(error.wrong_value), parse_number(other)
+    return None not in (right, wrong, b) and (right > b) != (wrong > b)
+
+
+def _other_source(ctx: GenContext, item: PlanItem, value: str, correction: Record) -> Record | None:
+    index = ctx.index
+    for doc in index.plan.documents:
+        if item.id in doc.item_ids and not doc.error_ids_shown_wrong:
+            found = [r for r in index.doc_records(doc.id, value) if r.source in DOC_SOURCES
+                     and r.source != correction.source]
+            if found:
+                return found[0]
+    post = cell_record(ctx, item, value)
+    return post if post is not None and post.source != correction.source else None
+
+
+def _what(col: str) -> str:
+    """'MRR', 'visual tokens', '2025 value'."""
+    return f"{col} value" if is_year(col) else metric(col)
+
+
+def _steps(col, item, correct, correction, partner, value, record, last: str):
+    return [(f"The correction gives the {_what(col)} of {the(item.label)} as {correct}.", [correction.id]),
+            (f"The {_what(col)} of {the(partner.label)} is {value}.", [record.id]), (last, [])]
+
+
+def computation(ctx: GenContext) -> list[QAItem]:
+    out = []
+    for error, item, col, correct, correction, partner, value, record in _cases(ctx):
+        a, b = parse_number(correct), parse_number(value)
+        places = max(decimals(correct), decimals(value))
+        result = fmt(a - b, places)
+        unit = unit_of(col, correct)
+        q = (f"Once the correction of {when(correction.timestamp)} is applied, how much higher or lower is the "
+             f"{_what(col)} of {the(item.label)} than that of {the(partner.label)}?")
+        answer = f"{fmt(abs(a - b), places)}{' ' + unit if unit else ''} {'higher' if a > b else 'lower'} ({correct} vs {value})"
+        out.append(draft(
+            ctx, "computation", "computation.corrected", q, answer, value=result, evidence=[correction.id, record.id],
+            boundary=f"after the correction of {when(correction.timestamp)}",
+            steps=_steps(col, item, correct, correction, partner, value, record, f"Compute {correct} - {value} = {result}."),
+            derivation=Derivation(kind="difference", operands=[correct, value], result=result,
+                                  fact_key=f"{item.id}|{partner.id}:{col}"),
+        ))
+    return out
+
+
+def comparison(ctx: GenContext) -> list[QAItem]:
+    out = []
+    for error, item, col, correct, correction, partner, value, record in _cases(ctx):
+        a, b = parse_number(correct), parse_number(value)
+        winner = item if a > b else partner
+        pair = [f"{item.label}={correct}", f"{partner.label}={value}"]
+        q = (f"After the correction of {when(correction.timestamp)}, which has the higher {_what(col)}: "
+             f"{the(item.label)} or {the(partner.label)}?")
+        out.append(draft(
+            ctx, "comparison", "comparison.corrected", q, f"{winner.label} ({correct} vs {value})", value=winner.label,
+            evidence=[correction.id, record.id], boundary=f"after the correction of {when(correction.timestamp)}",
+            steps=_steps(col, item, correct, correction, partner, value, record, f"The higher is {winner.label}."),
+            derivation=Derivation(kind="rank", operands=pair, result=winner.label, premise_values=[item.label, partner.label],
+                                  fact_key=f"corrected:{item.id}|{partner.id}:{col}"),
+        ))
+    return out
+
+
+def interpretation(ctx: GenContext) -> list[QAItem]:
+    out = []
+    for error, item, col, correct, correction, partner, value, record in _cases(ctx):
+        a, b = parse_number(correct), parse_number(value)
+        places = max(decimals(correct), decimals(value))
+        gap = abs(a - b)
+        supported = stable_rank(ctx.seed, "corr-claim", error.id) % 2 == 0
+        claim = fmt(gap / 2 if supported else gap * 2 + Decimal(1).scaleb(-places), places)
+        if Decimal(claim) <= 0 or Decimal(claim) == gap:
+            continue
+        hi, hv, lo, lv = (item, correct, partner, value) if a > b else (partner, value, item, correct)
+        verdict = "Yes" if gap >= Decimal(claim) else "No"
+        q = (f"With the correction of {when(correction.timestamp)} applied, do the records support the claim that the "
+             f"{_what(col)} of {the(hi.label)} exceeds that of {the(lo.label)} by at least {claim}?")
+        answer = f"{verdict}: {hv} vs {lv} is a gap of {fmt(gap, places)}."
+        out.append(draft(
+            ctx, "interpretation", "interpretation.corrected", q, answer, value=verdict,
+            evidence=[correction.id, record.id], boundary=f"after the correction of {when(correction.timestamp)}",
+            steps=_steps(col, item, correct, correction, partner, value, record,
+                         f"The gap is {fmt(gap, places)}; compare it with {claim}."),
+            derivation=Derivation(kind="claim_check", operands=[hv, lv, claim], result=verdict, premise_values=[claim],
+                                  fact_key=f"corrected-claim:{item.id}|{partner.id}:{col}"),
+        ))
+    return out

@@ -1,0 +1,99 @@
+"""How question templates name things: metric names, row labels, sources, articles.
+
+Table headers and row labels arrive as the seed printed them ('Visual tokens', 'nDCG@10', 'LLaVA-1.5',
+'Drayage trucks over time'). Pasted into a sentence as they are, they give "What Visual tokens was
+recorded for ...". These helpers put a header into running text (sentence-case words lowered,
+acronyms and symbols kept), choose 'a' / 'an' by sound, and leave names (acronyms, codes, model
+ids) without an article.
+"""
+from __future__ import annotations
+
+import re
+
+ACRONYM_AN = set("AEFHILMNORSX")  # letter names that start with a vowel sound: an F1, an MRR, an SLA
+A_PREFIXES = ("uni", "use", "usu", "uti", "ure", "uro", "eu", "one", "once", "ubi")
+AN_PREFIXES = ("hour", "honest", "honor", "honour", "heir")
+SOURCE_NAMES = {"slack": "a Slack message", "email": "an e-mail", "notion": "a Notion page",
+                "meeting": "the meeting notes", "txt": "a text file", "log": "a run log",
+                "pdf_page": "a report page", "slide": "a slide", "image": "an image"}
+ARTICLES = ("the ", "a ", "an ")
+
+
+def _is_acronym(word: str) -> bool:
+    letters = [c for c in word if c.isalpha()]
+    return bool(letters) and (sum(c.isupper() for c in letters) >= 2 or
+                              (len(letters) == 1 and letters[0].isupper() and any(c.isdigit() for c in word)))
+
+
+def _plain_capitalized(word: str) -> bool:
+    """'Visual', 'Élan', 'Top-1': a first word capitalized only because it opens a header."""
+    head = re.match(r"[^\W\d_]+", word)
+    if not head or "@" in word:
+        return False
+    letters = head.group(0)
+    rest = word[len(letters):]
+    return len(letters) > 1 and letters[0].isupper() and letters[1:].islower() and not re.search(r"[A-Z]", rest)
+
+
+def metric(col: str) -> str:
+    """A column header as it reads mid-sentence: 'Visual tokens' -> 'visual tokens', 'MRR' stays."""
+    text = " ".join(col.split())
+    first, sep, rest = text.partition(" ")
+    if _plain_capitalized(first) and not _is_acronym(first):
+        first = first[0].lower() + first[1:]
+    return first + sep + rest
+
+
+def is_name(label: str) -> bool:
+    """A label that names something (an acronym, a code, a model id) and takes no article."""
+    words = label.split()
+    return bool(words) and len(words) <= 3 and any(_is_acronym(w) or re.search(r"\d", w) for w in words[:1])
+
+
+def strip_series(label: str) -> str:
+    return re.sub(r"\s+over time$", "", label.strip(), flags=re.IGNORECASE)
+
+
+def the(label: str) -> str:
+    """'the dense baseline', 'SPECTER', 'the Drayage trucks' (an existing article is lowered, not doubled)."""
+    label = " ".join(strip_series(label).split())
+    low = label.lower()
+    for article in ARTICLES:
+        if low.startswith(article):
+            return article + label[len(article):]
+    if label[:1] in "+-–" or low.startswith(("w/o ", "w/ ", "without ", "with ")):
+        return f"the '{label}' variant"   # an ablation row: '+ author', 'w/o reranker'
+    return label if is_name(label) else f"the {label}"
+
+
+def indefinite(phrase: str) -> str:
+    """'a' or 'an' before a phrase, by how its first word sounds: 'an MRR', 'a unit', 'an 8-bit'."""
+    phrase = phrase.strip()
+    word = phrase.split()[0] if phrase.split() else ""
+    if not word:
+        return phrase
+    low = word.lower()
+    if word[0].isdigit():
+        digits = re.match(r"[\d,]+", low).group(0).replace(",", "")
+        an = digits.startswith("8") or (digits[:2] in ("11", "18") and len(digits) % 3 == 2)
+    elif _is_acronym(word) or (word.isupper() and len(word) <= 4):
+        an = word[0].upper() in ACRONYM_AN
+    elif low.startswith(AN_PREFIXES):
+        an = True
+    elif low.startswith(A_PREFIXES):
+        an = False
+    else:
+        an = low[0] in "aeiouàáâäåæèéêëìíîïòóôöøùúûü"
+    return f"{'an' if an else 'a'} {phrase}"
+
+
+def source_name(source: str, definite: bool = False) -> str:
+    """How a question names a record by its source: 'a Notion page', 'an e-mail' ('the e-mail' when definite)."""
+    name = SOURCE_NAMES.get(source, indefinite(f"{source.replace('_', ' ')} record"))
+    return re.sub(r"^(a|an) ", "the ", name) if definite else name
+
+
+def sentence(text: str) -> str:
+    """One space between words and a capital first letter."""
+    text = " ".join(text.split())
+    return text[:1].upper() + text[1:] if text else text

@@ -1,0 +1,152 @@
+"""Per-seed quality: the measures of `mmeb questions --by-seed`, the selection buckets, the command itself."""
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+
+from mmeb_assets.provenance import make_provenance
+from mmeb_assets.qa.evidence import ProjectIndex
+from mmeb_assets.qa.export import write_questions_jsonl
+from mmeb_assets.qa.fixture import SEED, fixture_organization, fixture_plan, fixture_records
+from mmeb_assets.qa.generate import generate_rule_items, make_context
+from mmeb_assets.qa.mix import PAPER_MIX, evidence_shape, select_mix
+from mmeb_assets.qa.quality import (
+    LexicalRanker, ReaderScores, SeedQuality, first_posted_value, seed_quality, selection_bucket, target_misses,
+)
+from mmeb_assets.qa.quality_report import by_seed, load_project
+from mmeb_assets.qa.validation import validate_items
+from mmeb_assets.schema import TASKS
+
+
+@pytest.fixture(scope="module")
+def project():
+    index = ProjectIndex(fixture_plan(), fixture_organization(), fixture_records())
+    items = generate_rule_items(make_context(index, make_provenance(SEED, "qa", "rules")))
+    kept, _ = validate_items(items, index)
+    selected, _ = select_mix(kept, PAPER_MIX, 60, SEED, selection_bucket(index))
+    return index, selected
+
+
+def test_shares_count_answerable_items_by_their_gold_evidence(project):
+    index, items = project
+    q = seed_quality(SEED, items, index)
+    answerable = [i for i in items if i.answer_status == "answerable" and i.evidence]
+    assert q.n_answerable == len(answerable) > 0
+    assert q.n_multi_record == sum(len(set(i.evidence)) >= 3 for i in answerable)
+    assert q.n_multi_source == sum(len({index.by_id[e].source for e in i.evidence}) >= 2 for i in answerable)
+    assert sum(q.per_task.values()) == len(items) and set(q.per_task) == set(TASKS)
+    assert sum(s.n for s in q.readers.values()) == len(items)
+    for scores in q.readers.values():
+        assert 0 <= scores.oracle <= scores.n and 0 <= scores.first <= scores.n and 0 <= scores.latest <= scores.n
+
+
+def test_unanswerable_items_reward_the_abstaining_oracle(project):
+    index, items = project
+    uns = [i for i in items if i.task == "unanswerable"]
+    assert uns
+    scores = seed_quality(SEED, uns, index).readers["unanswerable"]
+    assert scores.oracle == len(uns)   # no gold evidence: the reader abstains, which is right
+
+
+def test_gap_is_oracle_minus_the_better_shortcut():
+    assert ReaderScores(n=10, oracle=6, first=3, latest=4).gap == pytest.approx(20.0)
+    assert ReaderScores(n=4, oracle=1, first=2, latest=0).gap == pytest.approx(-25.0)
+    assert ReaderScores().gap is None
+
+
+def test_target_misses_name_each_missed_target():
+    readers = {t: ReaderScores() for t in TASKS}
+    readers["temporal_conflict"] = ReaderScores(n=4, oracle=0, first=1, latest=0)
+    q = SeedQuality(seed="s", per_task={}, n_answerable=100, n_multi_record=17, n_multi_source=30,
+                    readers=readers, n_conflict_values=10, n_first_posted=7)
+    misses = target_misses(q)
+    assert any(m.startswith("3+ records 17.0%") for m in misses)
+    assert not any(m.startswith("2+ sources") for m in misses)
+    assert any("first-posted 70%" in m for m in misses)
+    assert any(m.startswith("temporal_conflict: shortcut beats oracle by 25") for m in misses)
+    q.n_multi_record, q.n_first_posted = 18, 5
+    q.readers["temporal_conflict"] = ReaderScores(n=4, oracle=1, first=1, latest=0)
+    assert target_misses(q) == []
+
+
+def test_first_posted_value_is_the_value_of_the_earliest_related_record(project):
+    index, items = project
+    applies = [i for i in items if i.generator == "rules:cross_source.applies"]
+    assert applies
+    error = index.plan.errors[0]
+    # In the fixture the wrong value is what was posted first (the slip), the correction came later.
+    first_shown = next(r for r in index.ordered if index.shows(r, error.wrong_value) or index.shows(r, error.correct_value))
+    assert index.shows(first_shown, error.wrong_value) and not index.shows(first_shown, error.correct_value)
+    for item in applies:
+        assert first_posted_value(item, index) == error.wrong_value != item.gold.value
+    stale = [i for i in items if i.generator == "rules:cross_source.stale"]
+    assert all(first_posted_value(i, index) is None for i in stale)   # a list of titles has no position
+
+
+def test_lexical_ranker_puts_the_matching_record_first(project):
+    index, _ = project
+    target = max(index.ordered, key=lambda r: len(r.text))
+    words = " ".join(w for w in target.text.split() if w.isalpha() and len(w) > 6)[:200]
+    top = LexicalRanker(index.ordered).top(words, 3)
+    assert len(top) == 3 and target in top
+
+
+def test_buckets_take_turns_within_a_task(project):
+    index, items = project
+    bucket = selection_bucket(index)
+    xsc = [i for i in items if i.task == "cross_source_conflict"]
+    assert all(bucket(i).split("|")[0] in ("first", "later", "unclear") for i in xsc)
+    assert all(bucket(i) == evidence_shape(i) for i in items if i.task == "extraction")
+    kept = [i for i in items if i.task == "extraction"]
+    shapes = {evidence_shape(i) for i in kept}
+    selected, _ = select_mix(kept, {"ER": 1.0, "CR": 0.0, "UNS": 0.0}, len(shapes), SEED)
+    assert {evidence_shape(i) for i in selected} == shapes   # one of each shape before any repeats
+
+
+def _envelope(obj) -> str:
+    return json.dumps({"model": f"{type(obj).__module__}.{type(obj).__name__}", "data": obj.model_dump(mode="json")})
+
+
+def test_by_seed_reads_the_data_home_and_prints_a_row_per_seed(project, tmp_path, capsys):
+    from mmeb_assets.cli import main
+
+    index, items = project
+    folder = tmp_path / "projects" / SEED
+    folder.mkdir(parents=True)
+    (folder / "event_plan.json").write_text(_envelope(index.plan))
+    (folder / "organization.json").write_text(_envelope(index.org))
+    (folder / "records.json").write_text(_envelope(index.records))
+    write_questions_jsonl(folder / "questions.jsonl", items)
+    (tmp_path / "projects" / "half-built").mkdir()
+    loaded, questions = load_project(folder)
+    assert len(questions) == len(items) and len(loaded.ordered) == len(index.ordered)
+    table, rows = by_seed(tmp_path)
+    assert [q.seed for q in rows] == [SEED] and len(table.rows) == 1
+    assert main(["questions", "--by-seed", "--home", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"| {SEED} | {len(items)} |" in out and "gap XSC" in out
+
+
+def test_by_seed_names_a_missing_stage_file(project, tmp_path):
+    folder = tmp_path / "projects" / "broken"
+    folder.mkdir(parents=True)
+    write_questions_jsonl(folder / "questions.jsonl", project[1][:2])
+    with pytest.raises(FileNotFoundError, match="broken: missing event_plan.json"):
+        by_seed(tmp_path)
+
+
+def test_oracle_reader_reads_the_author_from_the_header_only_for_who_questions(project):
+    from mmeb_assets.evaluation.readers import read_answer
+
+    index, items = project
+    who = [i for i in items if i.generator == "rules:attribution.result"]
+    assert who
+    for item in who:
+        record = index.by_id[item.evidence[0]]
+        assert item.gold.value in record.text.splitlines()[0]   # the author is in the source header
+        assert read_answer(item.q, [record], "latest") == item.gold.value
+    numeric = next(i for i in items if i.generator == "rules:extraction.cell")
+    header = index.by_id[numeric.evidence[0]].text.splitlines()[0]
+    assert read_answer(numeric.q, [index.by_id[numeric.evidence[0]]], "latest") not in header
