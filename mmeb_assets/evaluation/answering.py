@@ -19,6 +19,7 @@ from mmeb_assets.provenance import content_hash, make_provenance
 from mmeb_assets.schema.evaluation import Answer, AnswerSet, RetrievalSet
 from mmeb_assets.schema.qa import TASKS, Benchmark, QAItem
 from mmeb_assets.schema.records import Corpus, Record
+from mmeb_resources.faults import crash_point
 from mmeb_resources.llm import LLMResource
 
 STAGE = "evaluation"
@@ -153,6 +154,7 @@ def build_answers(spec: ModelSpec, k: int, benchmark: Benchmark, retrievals: Ret
 
 
 def _reader_answer(spec: ModelSpec, k: int, item: QAItem, context: list[Record]) -> Answer:
+    crash_point("answer")  # tests: killed in the middle of a model x k cell
     return Answer(question_id=item.id, model=spec.name, k=k, answer=read_answer(item.q, context, spec.reader or "latest"),
                   record_ids=[r.id for r in context], text_only=True, task=item.task)
 
@@ -167,6 +169,7 @@ def answer_error(reply) -> str:
 
 
 def _llm_answer(spec: ModelSpec, k: int, item: QAItem, prompt: AnswerPrompt, reply) -> Answer:
+    crash_point("answer")
     return Answer(question_id=item.id, model=spec.name, k=k, answer=reply.text.strip(), record_ids=prompt.record_ids,
                   text_only=prompt.text_only, prompt_tokens=reply.prompt_tokens,
                   completion_tokens=reply.completion_tokens, task=item.task, images=prompt.images,

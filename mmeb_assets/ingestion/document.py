@@ -9,6 +9,7 @@ from mmeb_assets.ingestion.pdf_text import IngestionError, guess_title, open_pdf
 from mmeb_assets.ingestion.tables import extract_tables
 from mmeb_assets.provenance import code_version, file_hash, make_provenance
 from mmeb_assets.schema.source import SourceDocument
+from mmeb_resources.faults import crash_point
 from mmeb_resources.storage import atomic_write_text
 
 SOURCE_DOCUMENT_FILE = "source_document.json"
@@ -45,6 +46,7 @@ def ingest_pdf(path: Path, out_dir: Path, seed_id: str, title: str | None = None
         )
     finally:
         doc.close()
+    crash_point("ingestion")  # tests: killed with the figures written, before the document
     atomic_write_text(out_dir / SOURCE_DOCUMENT_FILE, document.model_dump_json(indent=1) + "\n")
     return document
 

@@ -14,6 +14,7 @@ from mmeb_assets.records.slides import rules_deck_spec
 from mmeb_assets.schema.records import RecordSet, VersionEdge
 from mmeb_assets.schema.source import SourceFacts
 from mmeb_assets.schema.workspace import EventPlan, Organization
+from mmeb_resources.faults import crash_point
 from mmeb_resources.storage import atomic_write_jsonl
 
 TARGET_RANGE = (212, 262)  # the paper's projects hold 203-274 records
@@ -145,6 +146,7 @@ def render_records(facts: SourceFacts, org: Organization, plan: EventPlan, proje
                         code=code)
     _render_events(ctx, llm)
     _render_documents(ctx, llm)
+    crash_point("records")  # tests: killed with PDFs, slides and images written, before records.jsonl
     _render_derived(ctx)
     _trim_extras(ctx, TARGET_RANGE[1])
     budget = target_count(org.seed_id, random_seed) - len(ctx.drafts)

@@ -17,6 +17,7 @@ import pyarrow as pa
 
 from mmeb_assets.schema.records import Record
 from mmeb_resources.embedder import EmbedderResource, EmbedInput
+from mmeb_resources.faults import crash_point
 
 FTS_COLUMN = "text"
 METADATA_COLUMNS = ("id", "project", "source", "modality", "timestamp", "author", "version", "image_path",
@@ -92,6 +93,7 @@ def replace_project(db: Any, table_name: str, project: str, rows: pa.Table) -> d
             return {"inserted": 0, "updated": 0, "deleted": 0, "rows": 0}
         try:
             table = db.create_table(table_name, data=rows)
+            crash_point("lance")
             ensure_fts_index(table)
             return {"inserted": rows.num_rows, "updated": 0, "deleted": 0, "rows": table.count_rows()}
         except Exception as exc:  # noqa: BLE001 - another partition created it first: merge into it
@@ -109,6 +111,7 @@ def replace_project(db: Any, table_name: str, project: str, rows: pa.Table) -> d
                         .when_not_matched_by_source_delete(where).execute(rows))
         result = {"inserted": merged.num_inserted_rows, "updated": merged.num_updated_rows,
                   "deleted": merged.num_deleted_rows}
+    crash_point("lance")  # tests: killed after the rows were committed, before the text index and the asset
     ensure_fts_index(table)
     return {**result, "rows": table.count_rows()}
 
