@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable
 
+from mmeb_resources.faults import crash_point
 from mmeb_resources.storage import default_home
 
 DB_RELATIVE = Path("annotation") / "annotations.sqlite"
@@ -80,6 +81,10 @@ def migrate(conn: sqlite3.Connection, target: int = LATEST_VERSION) -> list[int]
         if version <= current or version > target:
             continue
         conn.execute("BEGIN IMMEDIATE")
+        # Another process or thread may have applied it since we looked: decide under the write lock.
+        if schema_version(conn) >= version:
+            conn.execute("ROLLBACK")
+            continue
         try:
             for statement in statements:
                 conn.execute(statement)
@@ -233,6 +238,7 @@ def save_judgment(conn: sqlite3.Connection, new: Judgment, base_revision: int) -
             conn.execute("UPDATE judgments SET c1 = ?, c2 = ?, c3 = ?, comment = ?, revision = revision + 1, "
                          "updated_at = ? WHERE annotator = ? AND item_id = ?",
                          (new.c1, new.c2, new.c3, new.comment, now, new.annotator, new.item_id))
+        crash_point("judgment-commit")  # tests: the server killed inside the transaction
         conn.execute("COMMIT")
     except ConflictError:
         raise
