@@ -1,35 +1,60 @@
 """Seed manifests: which seed documents the partitions are made of.
 
 A manifest is YAML with a top-level `seeds:` list; each entry has `id`, `title`, `path` (relative to
-the manifest file), `domain` and `license`. The active manifest is `MMEB_MANIFEST` (a path or the
-name of a shipped manifest, `demo` or `paper`), default `demo`.
+the manifest file), `domain` and `license` (optional `archetype`, `generator`, `records_in_paper`).
+The active manifest is `MMEB_MANIFEST` (a path or the name of a shipped manifest, `demo`, `paper`,
+`shared`), default `demo`.
+
+One bad entry must not stop the others, so entries are checked one by one:
+
+- an entry with a usable, unique `id` stays a partition even when another field is wrong; its
+  `seed_document` then fails with the problem (`<manifest>: seeds[i].<field>: ...`), visibly in the
+  Dagster UI, while the other seeds build;
+- entries sharing an id are all refused (which one was meant is unknown): the partition fails
+  naming every index that uses the id;
+- an entry without a usable id cannot be a partition: it is listed in `Manifest.problems`, logged
+  when the manifest loads, and `mmeb build` reports it as a failure.
+
+Paths: `path` must name a `.pdf` inside the manifest's folder. A manifest that keeps its PDFs
+elsewhere says so explicitly with `allowed_roots:` (folders, relative to the manifest, that paths
+may point into; `manifests/shared.yaml` declares `../../shared/seeds`). The check is on the
+normalized path (`..` resolved lexically), so `../../etc/passwd` is refused and a symlink placed
+inside the folder on purpose is followed.
 """
 from __future__ import annotations
 
+import logging
 import os
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 import yaml
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 MANIFEST_DIR = Path(__file__).resolve().parents[1] / "manifests"
 SEED_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
+ARCHETYPES = ("research_lab", "analysis_firm")
+log = logging.getLogger(__name__)
 
 
 class ManifestError(ValueError):
-    """A manifest that cannot be used; the message names the file and the field."""
+    """A manifest (or one of its entries) that cannot be used; the message names the file and the field."""
 
 
 class SeedEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     id: str
     title: str
     path: str
     domain: str
     license: str
-    archetype: str | None = Field(default=None, description="optional override: research_lab | analysis_firm")
-    generator: str | None = Field(default=None, description="'demo': the project writes this PDF itself if missing")
+    archetype: Literal["research_lab", "analysis_firm"] | None = Field(
+        default=None, description="optional override: research_lab | analysis_firm")
+    generator: Literal["demo", "scale"] | None = Field(default=None, description="'demo' or 'scale': the project writes this PDF "
+                                                                         "itself if missing")
     records_in_paper: int | None = None
 
     @field_validator("id")
@@ -40,12 +65,31 @@ class SeedEntry(BaseModel):
         return value
 
 
+class EntryProblem(BaseModel):
+    """Why one `seeds[index]` entry was refused."""
+
+    index: int
+    seed_id: str | None = Field(description="the entry's id when it is usable as a partition key")
+    field: str
+    message: str
+
+    def describe(self, manifest_file: Path) -> str:
+        return f"{manifest_file}: seeds[{self.index}].{self.field}: {self.message}"
+
+
 class Manifest(BaseModel):
     name: str
     file: Path
-    seeds: list[SeedEntry]
+    seeds: list[SeedEntry] = Field(description="the valid entries")
+    allowed_roots: list[str] = Field(default_factory=list)
+    problems: list[EntryProblem] = Field(default_factory=list)
+    entry_ids: list[str | None] = Field(default_factory=list, description="usable id of each seeds[i], or None")
 
     def seed(self, seed_id: str) -> SeedEntry:
+        """The valid entry; ManifestError naming file and field for a refused one; KeyError if absent."""
+        refused = [p for p in self.problems if p.seed_id == seed_id]
+        if refused:
+            raise ManifestError("; ".join(p.describe(self.file) for p in refused))
         for entry in self.seeds:
             if entry.id == seed_id:
                 return entry
@@ -54,9 +98,31 @@ class Manifest(BaseModel):
     def pdf_path(self, seed_id: str) -> Path:
         return (self.file.parent / self.seed(seed_id).path).resolve()
 
+    def field_ref(self, seed_id: str, field: str = "path") -> str:
+        """`<manifest>: seeds[i].<field>`, for errors about a valid entry's file."""
+        index = next((i for i, s in enumerate(self.entry_ids) if s == seed_id), None)
+        return f"{self.file}: seeds[{index}].{field}" if index is not None else f"{self.file}: seed {seed_id!r}"
+
     @property
     def ids(self) -> list[str]:
-        return [s.id for s in self.seeds]
+        """Partition keys in manifest order: every usable id, refused entries included (they fail visibly)."""
+        if not self.entry_ids:
+            return [s.id for s in self.seeds]
+        return list(dict.fromkeys(i for i in self.entry_ids if i))
+
+    @property
+    def unusable(self) -> list[EntryProblem]:
+        """Problems of entries that are no partition (no usable id)."""
+        return [p for p in self.problems if p.seed_id is None]
+
+    def problem_lines(self) -> list[str]:
+        return [p.describe(self.file) for p in self.problems]
+
+    def raise_for_problems(self) -> "Manifest":
+        """Strict use (validation, tests): any refused entry is an error."""
+        if self.problems:
+            raise ManifestError("; ".join(self.problem_lines()))
+        return self
 
 
 def resolve_manifest_path(name_or_path: str | os.PathLike | None = None) -> Path:
@@ -66,13 +132,78 @@ def resolve_manifest_path(name_or_path: str | os.PathLike | None = None) -> Path
         return shipped
     path = Path(value).expanduser().resolve()
     if not path.exists():
-        raise ManifestError(f"manifest not found: {path} (MMEB_MANIFEST or --manifest; shipped: demo, paper)")
+        raise ManifestError(f"manifest not found: {path} (MMEB_MANIFEST or --manifest; shipped: demo, paper, shared)")
     return path
 
 
-def load_manifest(name_or_path: str | os.PathLike | None = None) -> Manifest:
+def load_manifest(name_or_path: str | os.PathLike | None = None, *, strict: bool = False) -> Manifest:
+    """The manifest with its valid entries; `strict=True` raises on any refused entry."""
     path = resolve_manifest_path(name_or_path)
-    return _load_cached(path, path.stat().st_mtime)
+    manifest = _load_cached(path, path.stat().st_mtime)
+    return manifest.raise_for_problems() if strict else manifest
+
+
+def _field_errors(exc: ValidationError) -> list[tuple[str, str]]:
+    out = []
+    for err in exc.errors():
+        field = ".".join(str(p) for p in err["loc"]) or "entry"
+        message = err["msg"]
+        if err["type"] == "literal_error" and field == "archetype":
+            message = f"unknown archetype {err.get('input')!r}: use one of {', '.join(ARCHETYPES)}"
+        elif err["type"] == "extra_forbidden":
+            message = "unknown field (a typo?)"
+        out.append((field, message))
+    return out
+
+
+def _raw_id(entry: object) -> str | None:
+    value = entry.get("id") if isinstance(entry, dict) else None
+    return value if isinstance(value, str) and SEED_ID_PATTERN.match(value) else None
+
+
+def _path_problem(path_value: str, folder: Path, roots: list[Path]) -> str:
+    """'' when the entry's path is acceptable, else why not."""
+    target = Path(os.path.normpath(folder / path_value))
+    if not any(target == root or root in target.parents for root in [folder, *roots]):
+        return (f"{path_value!r} points outside the manifest's folder {folder} (resolves to {target}); "
+                "keep seed PDFs beside the manifest or list their folder under 'allowed_roots:'")
+    if target.suffix.lower() != ".pdf":
+        return f"{path_value!r} is not a .pdf file name"
+    return ""
+
+
+def _check_entries(path: Path, raw_seeds: list, roots: list[Path]) -> tuple[list[SeedEntry], list[EntryProblem],
+                                                                              list[str | None]]:
+    entries: list[SeedEntry | None] = []
+    problems: list[EntryProblem] = []
+    ids: list[str | None] = []
+    for index, raw in enumerate(raw_seeds):
+        usable = _raw_id(raw)
+        ids.append(usable)
+        if not isinstance(raw, dict):
+            problems.append(EntryProblem(index=index, seed_id=None, field="entry", message="not a mapping"))
+            entries.append(None)
+            continue
+        try:
+            entry = SeedEntry.model_validate(raw)
+        except ValidationError as exc:
+            problems += [EntryProblem(index=index, seed_id=usable, field=f, message=m) for f, m in _field_errors(exc)]
+            entries.append(None)
+            continue
+        reason = _path_problem(entry.path, path.parent, roots)
+        if reason:
+            problems.append(EntryProblem(index=index, seed_id=entry.id, field="path", message=reason))
+            entries.append(None)
+            continue
+        entries.append(entry)
+    for seed_id in sorted({i for i in ids if i and ids.count(i) > 1}):
+        where = [n for n, i in enumerate(ids) if i == seed_id]
+        problems += [EntryProblem(index=n, seed_id=seed_id, field="id",
+                                  message=f"duplicate seed id {seed_id!r} (used by seeds{where}); "
+                                          "give each entry its own id") for n in where]
+        for n in where:
+            entries[n] = None
+    return [e for e in entries if e is not None], sorted(problems, key=lambda p: p.index), ids
 
 
 @lru_cache(maxsize=16)
@@ -83,14 +214,13 @@ def _load_cached(path: Path, _mtime: float) -> Manifest:
         raise ManifestError(f"{path}: not valid YAML: {exc}") from exc
     if not isinstance(raw, dict) or not isinstance(raw.get("seeds"), list):
         raise ManifestError(f"{path}: expected a top-level 'seeds:' list")
-    seeds = []
-    for index, entry in enumerate(raw["seeds"]):
-        try:
-            seeds.append(SeedEntry.model_validate(entry))
-        except ValidationError as exc:
-            fields = ", ".join(".".join(str(p) for p in err["loc"]) + f": {err['msg']}" for err in exc.errors())
-            raise ManifestError(f"{path}: seeds[{index}] invalid ({fields})") from exc
-    duplicates = {s.id for s in seeds if [t.id for t in seeds].count(s.id) > 1}
-    if duplicates:
-        raise ManifestError(f"{path}: duplicate seed ids {sorted(duplicates)}")
-    return Manifest(name=raw.get("name", path.stem), file=path, seeds=seeds)
+    roots_raw = raw.get("allowed_roots") or []
+    if not isinstance(roots_raw, list) or not all(isinstance(r, str) for r in roots_raw):
+        raise ManifestError(f"{path}: allowed_roots: expected a list of folder paths (relative to the manifest)")
+    roots = [Path(os.path.normpath(path.parent / r)) for r in roots_raw]
+    seeds, problems, ids = _check_entries(path, raw["seeds"], roots)
+    manifest = Manifest(name=raw.get("name", path.stem), file=path, seeds=seeds, allowed_roots=roots_raw,
+                        problems=problems, entry_ids=ids)
+    for problem in problems:
+        log.warning("manifest entry refused: %s", problem.describe(path))
+    return manifest

@@ -33,12 +33,12 @@ def test_bad_manifest_names_file_and_field(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("seeds:\n  - id: Not Valid\n    title: x\n    path: x.pdf\n    domain: d\n    license: l\n")
     with pytest.raises(ManifestError) as err:
-        load_manifest(bad)
+        load_manifest(bad, strict=True)
     assert str(bad) in str(err.value) and "seeds[0]" in str(err.value) and "id" in str(err.value)
     missing_field = tmp_path / "missing.yaml"
     missing_field.write_text("seeds:\n  - id: ok\n    title: x\n")
     with pytest.raises(ManifestError, match="path"):
-        load_manifest(missing_field)
+        load_manifest(missing_field, strict=True)
     with pytest.raises(ManifestError, match="not found"):
         load_manifest(tmp_path / "nope.yaml")
 

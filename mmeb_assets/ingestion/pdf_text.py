@@ -1,6 +1,7 @@
 """Opening a PDF safely, page text and blocks, and the 'Table N' / 'Figure N' captions on each page."""
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +12,7 @@ from mmeb_assets.schema.source import PageText, TextBlock
 
 MIN_TEXT_CHARS_PER_DOC = 40
 MIN_TEXT_CHARS_PER_PAGE = 8
+DEFAULT_MAX_PAGES = 500  # a 200-page report ingests in seconds; beyond this, refuse rather than grind
 LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\u00ad": ""}
 CAPTION_RE = re.compile(r"^(?P<kind>Table|TABLE|Figure|FIGURE|Fig\.)\s*(?P<number>\d{1,3})\s*(?P<delim>[:.|])\s*\S")
 SECTION_HEADING_RE = re.compile(r"^(\d+(\.\d+)*\.?\s+)?[A-Z][\w\- ,&:/()]{0,70}$")
@@ -37,6 +39,16 @@ def squash(text: str) -> str:
     return " ".join(normalize_text(text).split())
 
 
+def max_pages() -> int:
+    """Seed page limit: MMEB_MAX_SEED_PAGES, else DEFAULT_MAX_PAGES."""
+    value = os.environ.get("MMEB_MAX_SEED_PAGES", "").strip()
+    if not value:
+        return DEFAULT_MAX_PAGES
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"MMEB_MAX_SEED_PAGES={value!r}: expected a whole number of pages")
+    return int(value)
+
+
 def open_pdf(path: Path) -> pymupdf.Document:
     """Open a seed PDF or raise IngestionError: missing, empty, corrupt, encrypted, or without text."""
     path = Path(path)
@@ -60,6 +72,12 @@ def open_pdf(path: Path) -> pymupdf.Document:
     if doc.page_count == 0:
         doc.close()
         raise IngestionError(path, "corrupt PDF: no pages could be read")
+    limit = max_pages()
+    if doc.page_count > limit:
+        pages = doc.page_count
+        doc.close()
+        raise IngestionError(path, f"{pages} pages, more than the limit of {limit} (MMEB_MAX_SEED_PAGES): "
+                                   "use a shorter excerpt as the seed, or raise the limit")
     try:
         chars = sum(len(page.get_text().strip()) for page in doc)
     except Exception as exc:
