@@ -3,7 +3,7 @@
 import dagster as dg
 
 from mmeb_assets.ingestion.demo_seeds import DEMO_GENERATOR, demo_figure_hints, ensure_seed_pdf
-from mmeb_assets.ingestion.document import SOURCE_DOCUMENT_FILE, ingest_pdf
+from mmeb_assets.ingestion.document import SOURCE_DOCUMENT_FILE, IngestionError, ingest_pdf
 from mmeb_assets.ingestion.source_facts import extract_source_facts
 from mmeb_assets.manifests import load_manifest
 from mmeb_assets.partitions import seed_partitions_def
@@ -41,7 +41,10 @@ def seed_document(context: dg.AssetExecutionContext, storage: StorageResource) -
     entry = manifest.seed(seed)
     pdf = ensure_seed_pdf(entry, manifest.pdf_path(seed))
     out = storage.project_dir(seed)
-    document = ingest_pdf(pdf, out, seed, title=entry.title, display_path=entry.path)
+    try:
+        document = ingest_pdf(pdf, out, seed, title=entry.title, display_path=entry.path)
+    except IngestionError as exc:  # name the manifest field too, not only the file
+        raise IngestionError(exc.path, f"{exc.reason} (the PDF of {manifest.field_ref(seed, 'path')})") from exc
     metadata = {
         "pdf": dg.MetadataValue.path(str(pdf)),
         "source_document": dg.MetadataValue.path(str(out / SOURCE_DOCUMENT_FILE)),
