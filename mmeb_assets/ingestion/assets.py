@@ -2,7 +2,7 @@
 
 import dagster as dg
 
-from mmeb_assets.ingestion.demo_seeds import DEMO_GENERATOR, demo_figure_hints, ensure_seed_pdf
+from mmeb_assets.ingestion.demo_seeds import ensure_seed_pdf, generated_figure_hints
 from mmeb_assets.ingestion.document import SOURCE_DOCUMENT_FILE, IngestionError, ingest_pdf
 from mmeb_assets.ingestion.source_facts import extract_source_facts
 from mmeb_assets.manifests import load_manifest
@@ -33,7 +33,7 @@ def table_markdown(table: Table, max_rows: int = 8) -> str:
 def seed_document(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.Output[SourceDocument]:
     """The seed PDF read into page text/blocks, caption-anchored tables and figures, numeric claims.
 
-    Demo seeds (`generator: demo`) are written first if missing. Files: `projects/<seed>/source_document.json`
+    Generated seeds (`generator: demo` or `scale`) are written first if missing. Files: `projects/<seed>/source_document.json`
     and `projects/<seed>/figures/figure_N.png`.
     """
     seed = context.partition_key
@@ -66,7 +66,7 @@ def seed_document(context: dg.AssetExecutionContext, storage: StorageResource) -
 def source_facts(context: dg.AssetExecutionContext, seed_document: SourceDocument, llm: LLMResource) -> dg.Output[SourceFacts]:
     """Textual and visual extraction (paper: Source Information Extraction); rules twin when offline."""
     entry = load_manifest().seed(context.partition_key)
-    hints = demo_figure_hints(entry.id) if entry.generator == DEMO_GENERATOR else None
+    hints = generated_figure_hints(entry)
     facts = extract_source_facts(seed_document, llm, domain=entry.domain, figure_hints=hints)
     textual = facts.textual
     return versioned(facts, {

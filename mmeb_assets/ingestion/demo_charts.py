@@ -19,6 +19,10 @@ WIDTH, HEIGHT = 900, 480
 PALETTE = [(46, 104, 168), (214, 120, 40), (80, 150, 90), (150, 70, 140)]
 
 
+def _value(printed: str) -> float:
+    return float(printed.replace(",", ""))
+
+
 def _font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)
 
@@ -35,7 +39,7 @@ def _plot_area() -> tuple[int, int, int, int]:
 
 def _bar_png(figure: DemoFigure, draw: ImageDraw.ImageDraw) -> None:
     left, top, right, bottom = _plot_area()
-    values = [float(v) for v in next(iter(figure.series.values()))]
+    values = [_value(v) for v in next(iter(figure.series.values()))]
     low = min(values) * 0.85
     high = max(values)
     slot = (right - left) / len(values)
@@ -59,7 +63,7 @@ def _line_png(figure: DemoFigure, draw: ImageDraw.ImageDraw) -> None:
         _centered(draw, (left + 40 + index * step, bottom + 24), label, 18)
     for s_index, (name, printed_values) in enumerate(figure.series.items()):
         colour = PALETTE[s_index % len(PALETTE)]
-        points = [(left + 40 + i * step, bottom - (float(v) - low) / (high - low) * (bottom - top))
+        points = [(left + 40 + i * step, bottom - (_value(v) - low) / (high - low) * (bottom - top))
                   for i, v in enumerate(printed_values)]
         draw.line(points, fill=colour, width=3)
         for (x, y), printed in zip(points, printed_values):
@@ -105,7 +109,7 @@ def render_vector(figure: DemoFigure, width: float = 400, height: float = 210) -
         raise ValueError(f"vector rendering supports bar charts only, not {figure.chart!r}")
     drawing = Drawing(width, height)
     printed = next(iter(figure.series.values()))
-    values = [float(v) for v in printed]
+    values = [_value(v) for v in printed]
     low, high = min(values) * 0.85, max(values)
     left, right, bottom, top = 20, width - 20, 30, height - 45
     drawing.add(String(width / 2, height - 16, figure.title, fontName="Helvetica-Bold", fontSize=10, textAnchor="middle"))

@@ -25,6 +25,7 @@ from mmeb_assets.manifests import SeedEntry
 from mmeb_resources.storage import atomic_write_bytes
 
 DEMO_GENERATOR = "demo"
+SCALE_GENERATOR = "scale"  # mmeb_assets/ingestion/scale_seeds.py
 FIGURE_WIDTH = 5.6 * inch
 
 
@@ -110,11 +111,16 @@ def _page_footer(canvas, doc) -> None:
 
 def render_demo_seed(seed_id: str) -> bytes:
     """The PDF bytes of a demo seed; the same bytes on every run (reportlab invariant mode)."""
-    spec = demo_seed_spec(seed_id)
+    return render_spec(demo_seed_spec(seed_id))
+
+
+def render_spec(spec: DemoSeedSpec, generator: str = DEMO_GENERATOR) -> bytes:
+    """The PDF bytes of any seed spec (demo or scale); deterministic."""
+    seed_id = spec.seed_id
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(
         buffer, pagesize=letter, invariant=1, title=spec.title, author=spec.authors,
-        creator="MMEB demo seed generator", subject=f"MMEB demo seed {seed_id}",
+        creator=f"MMEB {generator} seed generator", subject=f"MMEB {generator} seed {seed_id}",
         leftMargin=inch, rightMargin=inch, topMargin=0.9 * inch, bottomMargin=0.9 * inch,
     )
     doc.build(_story(spec), onFirstPage=_page_footer, onLaterPages=_page_footer)
@@ -126,20 +132,41 @@ def write_demo_seed(seed_id: str, path: Path) -> Path:
     return atomic_write_bytes(Path(path), render_demo_seed(seed_id))
 
 
+def generated_spec(entry: SeedEntry) -> DemoSeedSpec | None:
+    """The spec a generated entry (`generator: demo` or `generator: scale`) is written from; None otherwise."""
+    if entry.generator == DEMO_GENERATOR:
+        return demo_seed_spec(entry.id)
+    if entry.generator == SCALE_GENERATOR:
+        from mmeb_assets.ingestion.scale_seeds import scale_seed_spec
+
+        return scale_seed_spec(entry.id)
+    return None
+
+
 def ensure_seed_pdf(entry: SeedEntry, path: Path) -> Path:
-    """Before ingestion: write a missing `generator: demo` PDF; other entries are left as they are."""
+    """Before ingestion: write a missing generated (demo or scale) PDF; other entries are left as they are."""
     path = Path(path)
-    if entry.generator == DEMO_GENERATOR and not path.exists():
-        write_demo_seed(entry.id, path)
+    if not path.exists() and (spec := generated_spec(entry)) is not None:
+        atomic_write_bytes(path, render_spec(spec, entry.generator))
     return path
+
+
+def generated_figure_hints(entry: SeedEntry) -> dict | None:
+    """Figure hints of a generated entry (demo or scale), None for a real PDF."""
+    spec = generated_spec(entry)
+    return None if spec is None else spec_figure_hints(spec)
 
 
 def demo_figure_hints(seed_id: str) -> dict:
     """What the generator drew inside each demo figure (raster figures have no text layer to read)."""
+    return spec_figure_hints(demo_seed_spec(seed_id))
+
+
+def spec_figure_hints(spec: DemoSeedSpec) -> dict:
     from mmeb_assets.ingestion.source_facts import FigureHint
 
     hints = {}
-    for figure in demo_seed_spec(seed_id).figures:
+    for figure in spec.figures:
         pairs = [(f"{name} at {label}" if len(figure.series) > 1 else label, value)
                  for name, values in figure.series.items() for label, value in zip(figure.x_labels, values)]
         pairs += [(f"label of box {'ABCDEFGHIJ'[i]} (left to right) in the {figure.title} diagram", box)

@@ -1,0 +1,115 @@
+"""Per-seed outcome of a build, read back from a data home: pages, tables, figures, records, questions
+kept per task, or where the seed stopped and why.
+
+Used for the robustness corpus (`mmeb robustness-report`), but reads any manifest. The reason of a
+failed seed comes from the PDF itself when ingestion refuses it (the IngestionError names the file),
+else from the latest failed Dagster run of that partition on the instance under the data home.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mmeb_assets.manifests import Manifest
+from mmeb_assets.schema.qa import TASKS
+
+TASK_SHORT = {"extraction": "ext", "attribution": "att", "computation": "cmp", "comparison": "cpr",
+              "interpretation": "int", "cross_source_conflict": "xsc", "temporal_conflict": "tmp",
+              "unanswerable": "uns"}
+STAGE_FILES = (("ingestion", "source_document.json"), ("source facts", "source_facts.json"),
+               ("organization", "organization.json"), ("event plan", "event_plan.json"),
+               ("records", "records.jsonl"), ("questions", "questions.jsonl"))
+
+
+@dataclass
+class SeedOutcome:
+    seed: str
+    pages: int | None = None
+    tables: int | None = None
+    figures: int | None = None
+    claims: int | None = None
+    records: int | None = None
+    questions: Counter = field(default_factory=Counter)
+    stopped_at: str = ""
+    reason: str = ""
+
+    @property
+    def complete(self) -> bool:
+        return not self.stopped_at
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _refusal(pdf: Path) -> str:
+    from mmeb_assets.ingestion.pdf_text import IngestionError, open_pdf
+
+    try:
+        open_pdf(pdf).close()
+    except IngestionError as exc:
+        return str(exc)
+    return ""
+
+
+def _last_failure(seed: str) -> str:
+    """The step failure message of the latest failed run of this partition (best effort)."""
+    try:
+        from dagster import DagsterInstance, DagsterRunStatus, RunsFilter
+
+        instance = DagsterInstance.get()
+        runs = instance.get_runs(RunsFilter(tags={"dagster/partition": seed}, statuses=[DagsterRunStatus.FAILURE]),
+                                 limit=1)
+        for run in runs:
+            for record in instance.all_logs(run.run_id):
+                event = record.dagster_event
+                if event is not None and event.is_step_failure and event.step_failure_data.error:
+                    err = event.step_failure_data.error
+                    cause = err.cause or err
+                    message = (cause.message or "").strip().splitlines()
+                    return f"{event.step_key}: {message[-1] if message else cause.cls_name}"
+    except Exception as exc:  # the report still prints the files it found
+        return f"(no run record: {type(exc).__name__})"
+    return ""
+
+
+def seed_outcome(manifest: Manifest, seed: str, home: Path) -> SeedOutcome:
+    folder = home / "projects" / seed
+    out = SeedOutcome(seed)
+    doc_file = folder / "source_document.json"
+    if doc_file.exists():
+        doc = json.loads(doc_file.read_text(encoding="utf-8"))
+        doc = doc.get("data", doc)
+        out.pages, out.tables, out.figures = doc["n_pages"], len(doc["tables"]), len(doc["figures"])
+        out.claims = len(doc["numeric_claims"])
+    if (folder / "records.jsonl").exists():
+        out.records = len(_lines(folder / "records.jsonl"))
+    if (folder / "questions.jsonl").exists():
+        out.questions = Counter(item["task"] for item in _lines(folder / "questions.jsonl"))
+    missing = next((stage for stage, name in STAGE_FILES if not (folder / name).exists()), "")
+    if missing:
+        out.stopped_at = missing
+        pdf = manifest.pdf_path(seed)
+        out.reason = (_refusal(pdf) if missing == "ingestion" else "") or _last_failure(seed) or "not built"
+    return out
+
+
+def report_table(outcomes: list[SeedOutcome]) -> str:
+    head = ["seed", "pages", "tables", "figs", "claims", "records", *(TASK_SHORT[t] for t in TASKS), "qs", "outcome"]
+    rows = [head]
+    for o in outcomes:
+        def cell(v) -> str:
+            return "-" if v is None else str(v)
+        total = sum(o.questions.values()) if o.questions else None
+        outcome = "complete" if o.complete else f"stopped at {o.stopped_at}: {o.reason}"
+        rows.append([o.seed, cell(o.pages), cell(o.tables), cell(o.figures), cell(o.claims), cell(o.records),
+                     *(cell(o.questions.get(t)) if o.questions else "-" for t in TASKS), cell(total), outcome])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head) - 1)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  " + r[-1] for r in rows]
+    done = sum(o.complete for o in outcomes)
+    lines.append(f"{done} of {len(outcomes)} seeds complete; "
+                 f"{sum(o.records or 0 for o in outcomes)} records, "
+                 f"{sum(sum(o.questions.values()) for o in outcomes)} questions")
+    return "\n".join(lines)
