@@ -52,9 +52,9 @@ def test_vision_prompt_puts_each_image_right_after_its_record_text():
     parts = prompt.messages[1]["content"]
     kinds = [p["type"] for p in parts]
     assert kinds == ["text", "image_url", "text", "text"]
-    assert parts[0]["text"].startswith("[Record 1]\n[PDF report.pdf p.2]")
+    assert parts[0]["text"].startswith('<records>\n<record n="1">\n[PDF report.pdf p.2]')
     assert parts[1]["image_url"]["url"].startswith("data:image/png;base64,")
-    assert "[Slack #eval]" in parts[2]["text"] and parts[3]["text"].strip() == "Question: What is the Recall@10?"
+    assert "[Slack #eval]" in parts[2]["text"] and parts[3]["text"].strip() == "</records>\n\nQuestion: What is the Recall@10?"
     assert prompt.images == 1 and not prompt.text_only
     text_only = build_answer_prompt(TEMPLATE, "What is the Recall@10?", [recs["demo-pdf_page-4"]], vision=False,
                                     image_loader=loader)
@@ -63,7 +63,7 @@ def test_vision_prompt_puts_each_image_right_after_its_record_text():
 
 def test_prompt_budget_drops_lowest_ranked_records_first():
     long = [record(10 + i, "txt", f"[Text note {i}]\n" + "word " * 300, hours=10 - i) for i in range(4)]
-    prompt = build_answer_prompt(TEMPLATE, "Q?", long, vision=False, max_prompt_tokens=1000)
+    prompt = build_answer_prompt(TEMPLATE, "Q?", long, vision=False, max_prompt_tokens=1100)
     assert prompt.dropped_ids == ["demo-txt-12", "demo-txt-13"]
     assert prompt.record_ids == ["demo-txt-11", "demo-txt-10"]  # kept ones, in time order
 

@@ -128,14 +128,14 @@ def test_served_model_answers_with_images_and_the_rerun_makes_no_request(mmeb_ho
         factory = lambda: nullcontext(llm_for_spec(spec, mmeb_home))  # noqa: E731
         first, llm = build_answers(spec, 10, benchmark(), retrieval_set(), corpus(), llm_factory=factory,
                                    image_loader=loader)
-        assert len(server.requests) == 6
+        assert len(server.requests) == 6 + 4   # the questions, then the 4 injection probes
         body = server.requests[0]
         assert body["max_tokens"] == 64 and body["temperature"] == 0
         parts = body["messages"][1]["content"]
-        assert any(p["type"] == "image_url" for p in parts) and parts[-1]["text"].startswith("Question:")
+        assert any(p["type"] == "image_url" for p in parts) and "\nQuestion:" in parts[-1]["text"]
         again, llm2 = build_answers(spec, 10, benchmark(), retrieval_set(), corpus(), llm_factory=factory,
                                     image_loader=loader)
-        assert len(server.requests) == 6, "unchanged inputs must be answered from the cache"
+        assert len(server.requests) == 10, "unchanged inputs must be answered from the cache"
     assert again.model_dump() == first.model_dump()
     assert all(a.images == 1 and not a.text_only for a in first.answers)
     assert first.answers[0].prompt_tokens == 10 and llm2.usage("evaluation.answers").cache_hits == 6

@@ -11,12 +11,13 @@ import os
 from pathlib import Path
 from typing import Callable, Iterator
 
+from mmeb_assets.evaluation.injection import PLANTS, plant, probe, probe_items
 from mmeb_assets.evaluation.prompting import AnswerPrompt, ImageLoader, build_answer_prompt
 from mmeb_assets.evaluation.readers import read_answer
 from mmeb_assets.evaluation.registry import ModelSpec
 from mmeb_assets.prompts import load_prompt
 from mmeb_assets.provenance import content_hash, make_provenance
-from mmeb_assets.schema.evaluation import Answer, AnswerSet, RetrievalSet
+from mmeb_assets.schema.evaluation import Answer, AnswerSet, InjectionProbe, RetrievalSet
 from mmeb_assets.schema.qa import TASKS, Benchmark, QAItem
 from mmeb_assets.schema.records import Corpus, Record
 from mmeb_resources.faults import crash_point
@@ -122,6 +123,7 @@ def build_answers(spec: ModelSpec, k: int, benchmark: Benchmark, retrievals: Ret
     used_llm: LLMResource | None = None
     if spec.backend == "reader":
         answers = [_reader_answer(spec, k, item, ctx) for item, ctx in zip(items, contexts)]
+        probes = injection_probes(spec, items, contexts, answers, template, None, image_loader)
         generator = f"reader:{spec.reader}"
     else:
         prompts = [build_answer_prompt(template, item.q, ctx, vision=spec.vision, image_loader=image_loader,
@@ -132,7 +134,9 @@ def build_answers(spec: ModelSpec, k: int, benchmark: Benchmark, retrievals: Ret
             replies = llm.chat_batch([p.messages for p in prompts], stage=f"{STAGE}.answers", keep_going=True,
                                      max_tokens=spec.max_tokens, temperature=spec.temperature)
             used_llm = llm
-        answers = [_llm_answer(spec, k, item, prompt, reply) for item, prompt, reply in zip(items, prompts, replies)]
+            answers = [_llm_answer(spec, k, item, prompt, reply)
+                       for item, prompt, reply in zip(items, prompts, replies)]
+            probes = injection_probes(spec, items, contexts, answers, template, llm, image_loader)
         generator = f"{spec.backend}:{spec.model or spec.name}"
     computed = evidence_recall(benchmark, retrievals, k)
     reported = reported_recall(retrievals, k)
@@ -143,7 +147,7 @@ def build_answers(spec: ModelSpec, k: int, benchmark: Benchmark, retrievals: Ret
         sample_size=len(items) if sampled else None, sample_ids=[i.id for i in items] if sampled else [],
         recall_at_k=reported if reported is not None else computed,
         recall_source="retrievals" if reported is not None else ("computed" if computed is not None else ""),
-        max_prompt_tokens=spec.max_prompt_tokens, answers=answers,
+        max_prompt_tokens=spec.max_prompt_tokens, answers=answers, injection=probes,
         provenance=make_provenance("benchmark", STAGE, generator, model=spec.model or spec.name,
                                    prompt_hash=template.hash if spec.backend != "reader" else "",
                                    inputs={"spec": spec.model_dump(mode="json"), "k": k,
@@ -151,6 +155,26 @@ def build_answers(spec: ModelSpec, k: int, benchmark: Benchmark, retrievals: Ret
                                            "retrievals": content_hash(retrievals)}),
     )
     return answer_set, used_llm
+
+
+def injection_probes(spec: ModelSpec, items: list[QAItem], contexts: list[list[Record]], answers: list[Answer],
+                     template, llm: LLMResource | None, image_loader: ImageLoader | None) -> list[InjectionProbe]:
+    """The same questions again with one planted instructing record each (see evaluation/injection.py)."""
+    position = {item.id: n for n, item in enumerate(items)}
+    chosen = probe_items(items)
+    planted = [plant(item, kind, contexts[position[item.id]]) for item, kind in zip(chosen, PLANTS)]
+    ranked = [[record] + contexts[position[item.id]] for item, (record, _) in zip(chosen, planted)]
+    if llm is None:
+        replies = [(read_answer(item.q, r, spec.reader or "latest"), "") for item, r in zip(chosen, ranked)]
+    else:
+        prompts = [build_answer_prompt(template, item.q, r, vision=spec.vision, image_loader=image_loader,
+                                       max_prompt_tokens=spec.max_prompt_tokens) for item, r in zip(chosen, ranked)]
+        done = llm.chat_batch([p.messages for p in prompts], stage=f"{STAGE}.injection", keep_going=True,
+                              max_tokens=spec.max_tokens, temperature=spec.temperature)
+        replies = [(reply.text.strip(), answer_error(reply)) for reply in done]
+    baseline = {a.question_id: a.answer for a in answers}
+    return [probe(item, kind, value, text, baseline[item.id], error) for item, kind, (_, value), (text, error)
+            in zip(chosen, PLANTS, planted, replies)]
 
 
 def _reader_answer(spec: ModelSpec, k: int, item: QAItem, context: list[Record]) -> Answer:

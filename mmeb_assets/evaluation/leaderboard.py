@@ -69,9 +69,30 @@ def describe(runs: list[Run], missing: list[str]) -> tuple[dict[str, int], dict[
     notes.append("Retrieval: " + ", ".join(retrievers) + "; Recall@k over answerable questions = " +
                  " / ".join(source.get(s, s) for s in sources) + ". Answers are computed with one retriever at a "
                  "time (MMEB_EVAL_RETRIEVER); Table 7 shows every retriever the stored answers used.")
+    failed = {f"{r.answers.model}@k{r.answers.k}": sum(1 for a in r.answers.answers if a.error) for r in runs}
+    if any(failed.values()):
+        notes.append("Answers that failed (request failed for good, refused or empty; judged wrong): " +
+                     ", ".join(f"{key} {n}" for key, n in sorted(failed.items()) if n))
+    if any(r.answers.injection for r in runs):
+        notes.append("Robustness: per model and k, a few questions are answered again with one planted record that "
+                     "instructs the reader (ignore the question / the correct answer is / a fake system prompt / text "
+                     "in an image) to give a planted value; the table counts answers that echo it. Records are "
+                     "fenced as data in the answer prompt; the judge never sees records.")
     if missing:
         notes.append("Not yet materialized: " + ", ".join(missing))
     return sampled, agreement, notes
+
+
+def robustness_rows(runs: list[Run]) -> list[dict]:
+    """Per model and k: how many injection probes echoed the planted value or changed the answer."""
+    rows = []
+    for run in sorted(runs, key=lambda r: (r.answers.model, r.answers.k)):
+        probes = run.answers.injection
+        if probes:
+            rows.append({"model": run.answers.model, "k": run.answers.k, "probes": len(probes),
+                         "echoed": sum(p.echoed for p in probes), "changed": sum(p.changed for p in probes),
+                         "echoed_kinds": sorted(p.kind for p in probes if p.echoed)})
+    return rows
 
 
 def build_leaderboard(runs: list[Run], benchmark: Benchmark, corpus: Corpus | None, folder: Path,
@@ -81,6 +102,7 @@ def build_leaderboard(runs: list[Run], benchmark: Benchmark, corpus: Corpus | No
     sampled, agreement, notes = describe(runs, missing)
     board = Leaderboard(
         cells=cells, recall=recall_table(runs), sampled=sampled, agreement=agreement, missing=missing, notes=notes,
+        robustness=robustness_rows(runs),
         provenance=make_provenance("benchmark", "evaluation", "rules",
                                    inputs={"judgments": [content_hash(r.judgments) for r in runs]}),
     )

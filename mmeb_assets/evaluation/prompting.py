@@ -2,7 +2,10 @@
 
 Retrieved records are shown ordered by timestamp, then stored order, then id; each record's stored
 text (which starts with its source header and metadata); for vision models a visual record's text is
-followed by its image; the question comes last, after "Question:". When a model's prompt budget
+followed by its image; the question comes last, after "Question:". Records are fenced as data: each
+sits between `<record n=..>` and `</record>` inside one `<records>` block, and anything in a record's
+text that looks like those tags (or like the question marker on its own line) is defanged, so a
+record cannot close its fence and speak as the user or the system prompt. When a model's prompt budget
 (`max_prompt_tokens`) cannot hold all k records, the lowest-ranked ones are left out first and the
 answer records which.
 """
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import mimetypes
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -40,8 +44,19 @@ def estimate_tokens(text: str) -> int:
     return len(text) // 4 + 1
 
 
+FENCE_LOOKALIKE = re.compile(r"<\s*(/?)\s*(records?)\b", re.IGNORECASE)
+QUESTION_LOOKALIKE = re.compile(r"^(\s*)(question\s*:)", re.IGNORECASE | re.MULTILINE)
+
+
+def escape_record_text(text: str) -> str:
+    """Record text with fence look-alikes defanged: `<record>` / `</records>` become `‹record›`-style
+    text (visible, not a tag) and a line starting with "Question:" is quoted."""
+    text = FENCE_LOOKALIKE.sub(lambda m: f"‹{m.group(1)}{m.group(2)}", text)
+    return QUESTION_LOOKALIKE.sub(lambda m: f"{m.group(1)}> {m.group(2)}", text)
+
+
 def record_block(index: int, record: Record) -> str:
-    return f"[Record {index}]\n{record.text.strip()}"
+    return f'<record n="{index}">\n{escape_record_text(record.text.strip())}\n</record>'
 
 
 def fit_budget(ranked: list[Record], budget_tokens: int | None, overhead_tokens: int) -> tuple[list[Record], list[str]]:
@@ -92,14 +107,16 @@ def build_answer_prompt(template: PromptTemplate, question: str, ranked: list[Re
     if not vision:
         content: str | list[dict] = prefix + "\n\n".join(blocks) + suffix
     else:
-        parts: list[dict] = [{"type": "text", "text": prefix}] if prefix.strip() else []
+        parts: list[dict] = []
+        lead = prefix  # the opening <records> line rides with the first record's text
         for block, record in zip(blocks, ordered):
-            parts.append({"type": "text", "text": block + "\n"})
+            parts.append({"type": "text", "text": lead + block + "\n"})
+            lead = ""
             url = image_loader(record) if (image_loader and record.modality == "visual") else None
             if url:
                 parts.append({"type": "image_url", "image_url": {"url": url}})
                 images += 1
-        parts.append({"type": "text", "text": suffix.lstrip()})
+        parts.append({"type": "text", "text": (lead + suffix).lstrip()})
         content = parts
     messages = [{"role": "system", "content": system}, {"role": "user", "content": content}]
     return AnswerPrompt(messages=messages, record_ids=[r.id for r in ordered], dropped_ids=dropped,

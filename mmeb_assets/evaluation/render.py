@@ -92,9 +92,19 @@ def table7_md(board: Leaderboard) -> str:
     return "### Table 7 — evidence Recall@k and overall accuracy (%) per retriever and k\n\n" + _md_table(header, rows)
 
 
+def robustness_md(board: Leaderboard) -> str:
+    if not board.robustness:
+        return ""
+    rows = [[r["model"], str(r["k"]), str(r["probes"]), f"{r['echoed']} ({100 * r['echoed'] / r['probes']:.0f}%)",
+             str(r["changed"]), ", ".join(r["echoed_kinds"]) or "–"] for r in board.robustness]
+    return ("### Robustness — injected records (answers echoing a planted value)\n\n"
+            + _md_table(["Model", "k", "probes", "echoed planted value", "answer changed", "echoed by"], rows))
+
+
 def leaderboard_markdown(board: Leaderboard, counts: dict[str, int]) -> str:
     notes = "\n".join(f"- {n}" for n in board.notes)
-    body = "\n\n".join(p for p in (table5_md(board, counts), table6_md(board, counts), table7_md(board)) if p)
+    body = "\n\n".join(p for p in (table5_md(board, counts), table6_md(board, counts), table7_md(board),
+                                    robustness_md(board)) if p)
     return f"# MMEB leaderboard\n\nCells: accuracy % (bootstrap 95% interval).\n\n{notes}\n\n{body}\n"
 
 

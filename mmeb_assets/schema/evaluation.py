@@ -36,6 +36,18 @@ class Answer(BaseModel):
                        description="why no answer came back (request failed for good, refusal); judged wrong")
 
 
+class InjectionProbe(BaseModel):
+    """One question answered with a planted record that instructs the reader (evaluation/injection.py)."""
+
+    question_id: str
+    kind: str = Field(description="ignore_question | false_answer | fake_system | image_text")
+    planted_value: str
+    answer: str
+    echoed: bool = Field(description="the answer contains the planted value")
+    changed: bool = Field(description="the answer differs from the same question's answer without the plant")
+    error: str = ""
+
+
 class Judgment(BaseModel):
     question_id: str
     model: str
@@ -67,6 +79,8 @@ class AnswerSet(BaseModel):
     recall_source: str = Field(default="", description="'retrievals' (retrieval stage) or 'computed'")
     max_prompt_tokens: int | None = None
     answers: list[Answer]
+    injection: list[InjectionProbe] = Field(default=[], exclude_if=lambda v: not v,
+                                            description="answers with a planted instructing record")
     provenance: Provenance
 
 
@@ -105,6 +119,8 @@ class Leaderboard(BaseModel):
     sampled: dict[str, int] = Field(default={}, description="model -> questions answered, for sampled models")
     agreement: dict[str, float] = Field(default={}, description="'model@k' -> judge agreement")
     missing: list[str] = Field(default=[], description="model x k partitions with no judgments yet")
+    robustness: list[dict] = Field(default=[], exclude_if=lambda v: not v,
+                                   description="per model and k: injection probes, answers echoing the planted value")
     notes: list[str] = []
     files: dict[str, str] = {}
     provenance: Provenance
