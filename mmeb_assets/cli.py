@@ -21,34 +21,43 @@ def _set_environment(args: argparse.Namespace) -> None:
         os.environ["MMEB_MANIFEST"] = str(Path(args.manifest).resolve()) if Path(args.manifest).exists() else args.manifest
     if getattr(args, "home", None):
         os.environ["MMEB_HOME"] = str(Path(args.home).resolve())
-    from mmeb_resources.storage import default_home
+    from mmeb_resources.storage import atomic_write_text, default_home
 
     os.environ.setdefault("DAGSTER_HOME", str(default_home() / "dagster"))
-    Path(os.environ["DAGSTER_HOME"]).mkdir(parents=True, exist_ok=True)
+    dagster_home = Path(os.environ["DAGSTER_HOME"])
+    dagster_home.mkdir(parents=True, exist_ok=True)
+    if not (dagster_home / "dagster.yaml").exists():  # else Dagster prints a notice and a telemetry banner
+        atomic_write_text(dagster_home / "dagster.yaml", "# created by mmeb: default SQLite storage here\n"
+                          "telemetry:\n  enabled: false\n")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
-def _cmd_build(args: argparse.Namespace) -> int:
+def _build(args: argparse.Namespace, partitions=None, selection=None, force: bool = False) -> int:
     from mmeb_assets.build import build_all
+    from mmeb_assets.build.summary import closing_lines
+    from mmeb_resources.storage import default_home
 
-    report = build_all(partitions=args.partition or None, selection=args.select or None)
-    print(report.summary())
-    return 0 if report.ok or args.keep_going else 1
+    report = build_all(partitions=partitions, selection=selection, force=force, workers=args.workers,
+                       verbose=args.verbose)
+    print("\n".join(closing_lines(report, default_home())))
+    return 0 if report.ok else 1
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    code = _build(args, args.partition or None, args.select or None, args.force)
+    return 0 if args.keep_going else code
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from mmeb_assets.build import build_all
-    from mmeb_resources.storage import default_home
+    return _build(args)
 
-    report = build_all()
-    print(report.summary())
-    home = default_home()
-    print(f"\nOutputs under {home}:\n  projects/<seed>/     per-project files: records.jsonl, questions.jsonl, docs/, pages/, slides/, images/"
-          f"\n  benchmark/           merged questions (JSONL, Parquet), statistics, record lineage"
-          f"\n  evaluation/reports/  Tables 5-7 (leaderboard.md, CSV, PNG) — `mmeb report` prints them"
-          f"\n  dagster/             the Dagster instance: `make ui` shows these runs")
-    return 0 if report.ok else 1
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workers", type=int, default=None,
+                        help="runs at once (processes); default: the machine's cores")
+    parser.add_argument("--verbose", action="store_true",
+                        help="Dagster's full event log on the terminal (else it goes to $MMEB_HOME/logs/)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -58,12 +67,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="run the whole graph offline on the demo seeds")
     demo.set_defaults(func=_cmd_demo, manifest="demo")
+    _add_run_options(demo)
 
     build = sub.add_parser("build", help="materialize the graph for every partition of a manifest")
     build.add_argument("--manifest", required=True, help="manifest file, or 'demo' / 'paper' / 'shared'")
     build.add_argument("--partition", action="append", help="only this seed id (repeatable)")
     build.add_argument("--select", action="append", help="only these asset names (repeatable)")
     build.add_argument("--keep-going", action="store_true", help="exit 0 even if some partitions failed")
+    build.add_argument("--force", action="store_true", help="rematerialize even what is up to date (default: resume, "
+                       "skipping asset partitions that are fresh, see mmeb_assets/operations/resume.py)")
+    _add_run_options(build)
     build.set_defaults(func=_cmd_build)
 
     for module_name in STAGE_CLI_MODULES:

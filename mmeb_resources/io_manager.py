@@ -112,6 +112,11 @@ class PydanticJsonIOManager(ConfigurableIOManager):
                 missing.append(str(key))
         if missing:
             context.log.warning(f"{name}: {len(missing)} partition(s) not materialized, left out: {missing}")
+            try:  # on the LOADED_INPUT event (and an observation of the upstream), visible in the UI
+                context.add_input_metadata({"partitions_loaded": len(loaded), "partitions_left_out": ", ".join(missing)},
+                                           description=f"{len(missing)} partition(s) not materialized, left out")
+            except Exception:  # noqa: BLE001 - hand-built contexts without an asset key
+                pass
         if not loaded:
             raise FileNotFoundError(f"{name}: no partition materialized under {self.root} (missing {missing})")
         return loaded

@@ -1,0 +1,198 @@
+"""The offline build at scale: the `scale` manifest (30 generated projects) or `--seeds N` of it,
+built with parallel workers, against a sequential build of a sample measured in the same run.
+
+Usage: .venv/bin/python bench/bench_build.py [--seeds N] [--sample 2] [--workers W] [--manifest scale]
+                                             [--models reader-latest-mention,reader-first-mention,reader-oracle]
+
+Prints seconds per project, records/s, questions/s, peak RSS, failed checks, where the time goes per
+asset (from the instance's run step records), and the ratio of the parallel per-project rate to the
+sequential one (1 worker, the same per-seed assets, a sample of the same seeds, its own data home:
+no cache is shared). Each build is `mmeb build` in a subprocess, on a fresh data home under --out.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+READERS = "reader-latest-mention,reader-first-mention,reader-oracle"
+PER_SEED_MARK = "seed_document"  # the first asset of the per-seed phase
+
+
+def _sub_manifest(name: str, count: int | None, folder: Path, tag: str) -> tuple[Path, list[str]]:
+    """The first-phase seeds, spread evenly over the manifest (every domain, both archetypes)."""
+    import yaml
+
+    from mmeb_assets.manifests import resolve_manifest_path
+
+    source = resolve_manifest_path(name)
+    raw = yaml.safe_load(source.read_text(encoding="utf-8"))
+    seeds = raw["seeds"]
+    if count and count < len(seeds):
+        step = len(seeds) / count
+        seeds = [seeds[int(i * step)] for i in range(count)]
+    seeds = [dict(s, path=str((source.parent / s["path"]).resolve())) for s in seeds]
+    path = folder / f"{tag}.yaml"
+    path.write_text(yaml.safe_dump({"name": f"{raw.get('name', 'bench')}-{tag}", "seeds": seeds}, sort_keys=False))
+    return path, [s["id"] for s in seeds]
+
+
+def _build(manifest: Path, home: Path, workers: int, models: str, extra: list[str]) -> tuple[float, str]:
+    if home.exists():
+        shutil.rmtree(home)
+    home.mkdir(parents=True)
+    env = {**os.environ, "MMEB_HOME": str(home), "DAGSTER_HOME": str(home / "dagster"), "MMEB_EVAL_MODELS": models,
+           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    started = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "mmeb_assets.cli", "build", "--manifest", str(manifest),
+                           "--workers", str(workers), "--keep-going", "--force", *extra],
+                          cwd=REPO, env=env, capture_output=True, text=True)
+    seconds = time.monotonic() - started
+    if proc.returncode != 0:
+        print(proc.stdout[-4000:], proc.stderr[-4000:], sep="\n")
+        raise SystemExit(f"build failed (exit {proc.returncode}): {manifest}")
+    return seconds, proc.stdout
+
+
+def _instance(home: Path):
+    from dagster import DagsterInstance
+    from dagster._core.instance.ref import InstanceRef
+
+    return DagsterInstance.from_ref(InstanceRef.from_dir(str(home / "dagster")))
+
+
+def _run_stats(home: Path) -> dict:
+    """Per-seed phase wall time, step seconds per asset, failed checks, from the instance."""
+    from dagster import DagsterEventType
+
+    instance = _instance(home)
+    records = instance.get_run_records()
+    seed_runs = [r for r in records if PER_SEED_MARK in (r.dagster_run.asset_selection and
+                                                          {k.path[-1] for k in r.dagster_run.asset_selection} or set())]
+    per_asset: dict[str, list[float]] = defaultdict(list)
+    failed_checks = []
+    for record in records:
+        for step in instance.get_run_step_stats(record.dagster_run.run_id):
+            if step.start_time and step.end_time:
+                per_asset[step.step_key].append(step.end_time - step.start_time)
+        for entry in instance.all_logs(record.dagster_run.run_id, of_type=DagsterEventType.ASSET_CHECK_EVALUATION):
+            evaluation = entry.dagster_event.event_specific_data
+            if not evaluation.passed:
+                failed_checks.append(f"{record.dagster_run.tags.get('dagster/partition', '-')}: {evaluation.check_name}")
+    starts = [r.start_time for r in seed_runs if r.start_time]
+    ends = [r.end_time for r in seed_runs if r.end_time]
+    return {"seed_phase_s": (max(ends) - min(starts)) if starts and ends else float("nan"),
+            "seed_runs": len(seed_runs), "per_asset": per_asset, "failed_checks": failed_checks,
+            "runs": len(records)}
+
+
+def _counts(home: Path) -> tuple[int, int]:
+    records = sum(sum(1 for _ in p.open(encoding="utf-8")) for p in (home / "projects").glob("*/records.jsonl"))
+    questions_path = home / "benchmark" / "questions.jsonl"
+    questions = sum(1 for _ in questions_path.open(encoding="utf-8")) if questions_path.exists() else 0
+    return records, questions
+
+
+def _peak_rss(stdout: str) -> str:
+    match = re.search(r"peak RSS (\d+) MiB", stdout)
+    return f"{match.group(1)} MiB" if match else "?"
+
+
+def _asset_table(per_asset: dict[str, list[float]], total_s: float, top: int) -> list[str]:
+    rows = sorted(per_asset.items(), key=lambda kv: -sum(kv[1]))
+    lines = [f"{'step (asset or check)':<44} {'runs':>5} {'total s':>9} {'mean s':>8} {'share':>6}",
+             "-" * 76]
+    for name, times in rows[:top]:
+        lines.append(f"{name:<44} {len(times):>5} {sum(times):>9.1f} {sum(times) / len(times):>8.2f} "
+                     f"{100 * sum(times) / max(total_s, 1e-9):>5.1f}%")
+    rest = rows[top:]
+    if rest:
+        rest_s = sum(sum(t) for _, t in rest)
+        lines.append(f"{'(' + str(len(rest)) + ' other steps)':<44} {'':>5} {rest_s:>9.1f} {'':>8} "
+                     f"{100 * rest_s / max(total_s, 1e-9):>5.1f}%")
+    return lines
+
+
+def main() -> int:
+    from mmeb_assets.build.runners import default_workers
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--manifest", default="scale")
+    parser.add_argument("--seeds", type=int, default=None, help="build N seeds of the manifest (default: all)")
+    parser.add_argument("--sample", type=int, default=2, help="seeds of the sequential baseline (0: skip it)")
+    parser.add_argument("--workers", type=int, default=default_workers())
+    parser.add_argument("--models", default=READERS, help="MMEB_EVAL_MODELS of the full build")
+    parser.add_argument("--out", default="", help="folder for the data homes (default: a temp folder)")
+    parser.add_argument("--top", type=int, default=15, help="rows of the per-asset table")
+    args = parser.parse_args()
+
+    out = Path(args.out or tempfile.mkdtemp(prefix="mmeb-bench-build-"))
+    out.mkdir(parents=True, exist_ok=True)
+    manifest, seeds = _sub_manifest(args.manifest, args.seeds, out, "full")
+    print(f"bench_build: {len(seeds)} projects of '{args.manifest}', {args.workers} workers, models {args.models}, "
+          f"homes under {out}")
+
+    wall, stdout = _build(manifest, out / "parallel", args.workers, args.models, [])
+    stats = _run_stats(out / "parallel")
+    records, questions = _counts(out / "parallel")
+    n = len(seeds)
+    print(f"\nparallel build (command: mmeb build --manifest {manifest} --workers {args.workers} --force, "
+          f"MMEB_EVAL_MODELS={args.models}):")
+    print(f"  whole build       {wall:8.1f} s   ({wall / 60:.1f} min; goal for 30 projects: <= 15 min)")
+    print(f"  per project       {wall / n:8.1f} s   (whole build / {n})")
+    print(f"  per-seed phase    {stats['seed_phase_s']:8.1f} s   ({stats['seed_phase_s'] / n:.1f} s per project)")
+    print(f"  records           {records:8d}     {records / wall:.1f} records/s")
+    print(f"  questions         {questions:8d}     {questions / wall:.2f} questions/s")
+    print(f"  peak RSS          {_peak_rss(stdout):>10}   (largest process: the build or one worker)")
+    print(f"  runs              {stats['runs']:8d}     failed checks: {len(stats['failed_checks'])} "
+          f"{stats['failed_checks'][:5] if stats['failed_checks'] else ''}")
+    failed = [line for line in stdout.splitlines() if "FAILED" in line]
+    print(f"  failed runs       {len(failed):8d}     " + ("; ".join(failed[:3]) if failed else ""))
+    total_steps = sum(sum(t) for t in stats["per_asset"].values())
+    print(f"\nwhere the time goes (sum of step seconds over all runs: {total_steps:.0f} s; with {args.workers} "
+          "workers steps overlap):")
+    print("\n".join(_asset_table(stats["per_asset"], total_steps, args.top)))
+
+    if args.sample:
+        sample = seeds[:args.sample]
+        sample_manifest, _ = _sub_manifest(args.manifest, None, out, "sample")
+        import yaml
+
+        raw = yaml.safe_load(sample_manifest.read_text())
+        raw["seeds"] = [s for s in raw["seeds"] if s["id"] in sample]
+        sample_manifest.write_text(yaml.safe_dump(raw, sort_keys=False))
+        select = [arg for name in sorted(_per_seed_asset_names()) for arg in ("--select", name)]
+        seq_wall, _ = _build(sample_manifest, out / "sequential", 1, args.models, select)
+        seq = _run_stats(out / "sequential")
+        seq_rate = len(sample) / seq["seed_phase_s"]
+        par_rate = n / stats["seed_phase_s"]
+        print(f"\nsequential sample (command: mmeb build --manifest {sample_manifest} --workers 1 --force "
+              f"--select <the per-seed assets>): {len(sample)} projects, per-seed phase {seq['seed_phase_s']:.1f} s "
+              f"({seq['seed_phase_s'] / len(sample):.1f} s per project)")
+        print(f"parallel / sequential per-project rate: {par_rate / seq_rate:.2f}x "
+              f"({par_rate * 60:.2f} vs {seq_rate * 60:.2f} projects/min; goal >= 1.7x on 2 cores)")
+    print(json.dumps({"projects": n, "wall_s": round(wall, 1), "seed_phase_s": round(stats["seed_phase_s"], 1),
+                      "records": records, "questions": questions, "peak_rss": _peak_rss(stdout)}))
+    return 0
+
+
+def _per_seed_asset_names() -> set[str]:
+    from mmeb_assets.build.phases import is_seed_partitioning, load_definitions
+
+    graph = load_definitions().resolve_asset_graph()
+    return {k.path[-1] for k in graph.materializable_asset_keys if is_seed_partitioning(graph.get(k).partitions_def)}
+
+
+if __name__ == "__main__":
+    sys.exit(main())

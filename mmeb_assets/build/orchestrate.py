@@ -1,0 +1,102 @@
+"""`build_all`: every phase in order, the runs of a phase at once on the workers, a readable console.
+
+A failing seed fails its own run and is named in one line; the aggregate phases that follow are
+built from the seeds that succeeded, and the console says which were left out.
+"""
+from __future__ import annotations
+
+import resource
+import time
+import uuid
+from concurrent.futures import as_completed
+from typing import Callable
+
+import dagster as dg
+from dagster import DagsterInstance
+
+from mmeb_assets.build.console import Console, new_log_path, quiet_terminal
+from mmeb_assets.build.outcome import BuildReport, RunOutcome, failure_line
+from mmeb_assets.build.phases import RunTask, load_definitions, plan_tasks
+from mmeb_assets.build.runners import InlineRunner, PoolRunner, default_workers, outcomes_of
+from mmeb_assets.build.worker import peak_rss_mib
+
+
+def _names(assets: tuple[str, ...], limit: int = 4) -> str:
+    shown = ", ".join(assets[:limit])
+    return shown + (f", … ({len(assets)} assets)" if len(assets) > limit else "")
+
+
+def _outcome_line(outcome: RunOutcome) -> str:
+    if not outcome.ok:
+        return f"  FAILED  {failure_line(outcome)}  ({outcome.seconds:.1f}s)"
+    if outcome.skipped:
+        return f"  skip    {outcome.label:<28} up to date"
+    warned = f", {len(outcome.warnings)} check warning(s)" if outcome.warnings else ""
+    return f"  ok      {outcome.label:<28} {outcome.materialized:>3} assets {outcome.seconds:6.1f}s{warned}"
+
+
+def _run_phase(runner, tasks: list[RunTask], number: int, count: int, say: Callable[[str], None],
+               console: Console) -> list[RunOutcome]:
+    started = time.monotonic()
+    runs = sum(len(t.partitions) for t in tasks)
+    single = runs == 1 and tasks[0].partitions == (None,)
+    if not single:
+        say(f"[{number}/{count}] {_names(tasks[0].assets)} — {runs} partitions")
+    futures = {runner.submit(task): task for task in tasks}
+    outcomes: list[RunOutcome] = []
+    label = f"phase {number}/{count}"
+    for future in as_completed(futures):
+        for outcome in outcomes_of(future, futures[future]):
+            outcomes.append(outcome)
+            if single:
+                state = "up to date" if outcome.skipped else "ok" if outcome.ok else f"FAILED {outcome.error}"
+                say(f"[{number}/{count}] {_names(outcome.assets, 6)}: {state} ({outcome.seconds:.1f}s)")
+            else:
+                say(_outcome_line(outcome))
+        if not single:
+            console.progress(label, len(outcomes), runs)
+    if not single:
+        failed = sum(not o.ok for o in outcomes)
+        say(f"[{number}/{count}] done in {time.monotonic() - started:.1f}s: {runs - failed} ok, {failed} failed")
+    return outcomes
+
+
+def build_all(partitions: list[str] | None = None, selection: list[str] | None = None,
+              instance: DagsterInstance | None = None, log: Callable[[str], None] | None = None,
+              workers: int | None = None, verbose: bool = False, force: bool = False,
+              definitions: dg.Definitions | None = None) -> BuildReport:
+    """Materialize every phase; `workers` processes run a phase's partitions at once (default: the
+    cores). A given `instance` (an ephemeral one in tests) runs everything in this process. Asset
+    partitions that are up to date are skipped (resume after a kill); `force` rebuilds them.
+    `definitions` other than the project's (tests) run in this process too."""
+    from mmeb_resources.storage import default_home
+
+    n_workers = 1 if instance is not None or definitions is not None else max(1, workers or default_workers())
+    log_path = new_log_path(default_home())
+    build_id = uuid.uuid4().hex[:12]
+    report = BuildReport(workers=n_workers, log_file=str(log_path))
+    started = time.monotonic()
+    with quiet_terminal(log_path, verbose) as console:
+        say = log or console.line
+        say(f"Dagster event log: {log_path} (--verbose prints it here)")
+        definitions = definitions or load_definitions()
+        phases = plan_tasks(definitions, partitions, selection, instance or DagsterInstance.get(), force)
+        runner = PoolRunner(n_workers, console, build_id) if n_workers > 1 else \
+            InlineRunner(console, build_id, instance, definitions)
+        announced = False
+        try:
+            for number, tasks in enumerate(phases, start=1):
+                if report.left_out and tasks[0].partitions == (None,) and not announced:
+                    say(f"  aggregates: built from the partitions that succeeded; left out: {', '.join(report.left_out)}")
+                    announced = True
+                outcomes = _run_phase(runner, tasks, number, len(phases), say, console)
+                report.outcomes.extend(outcomes)
+                report.left_out += [o.partition for o in outcomes
+                                    if not o.ok and o.partition and o.partition not in report.left_out]
+        finally:
+            runner.close()
+    report.seconds = time.monotonic() - started
+    report.peak_rss_mib = max([peak_rss_mib(), peak_rss_mib(resource.RUSAGE_CHILDREN),
+                               *(o.peak_rss_mib for o in report.outcomes)])
+    report.build_id = build_id
+    return report

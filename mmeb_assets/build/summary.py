@@ -1,0 +1,47 @@
+"""The closing lines of `mmeb build` / `mmeb demo`: where things are, and the overall accuracy."""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from mmeb_assets.build.outcome import BuildReport
+
+
+def overall_accuracy(reports: Path) -> list[str]:
+    """Model x k overall accuracy (%) from evaluation/reports/table5.csv, as a small text table."""
+    path = reports / "table5.csv"
+    if not path.exists():
+        return []
+    cells: dict[str, dict[str, str]] = {}
+    ks: list[str] = []
+    with path.open(encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            if row.get("column") != "overall":
+                continue
+            cells.setdefault(row["model"], {})[row["k"]] = f"{float(row['accuracy']):.1f} (n={row['n']})"
+            if row["k"] not in ks:
+                ks.append(row["k"])
+    if not cells:
+        return []
+    ks.sort(key=int)
+    width = max(len(m) for m in cells) + 2
+    lines = ["Overall accuracy (%), Table 5 (intervals and per-task columns in leaderboard.md):",
+             "  " + "model".ljust(width) + "".join(f"k={k}".ljust(16) for k in ks)]
+    lines += ["  " + model.ljust(width) + "".join(by_k.get(k, "-").ljust(16) for k in ks)
+              for model, by_k in cells.items()]
+    return lines
+
+
+def closing_lines(report: BuildReport, home: Path) -> list[str]:
+    lines = [report.summary()]
+    if report.left_out:
+        lines.append(f"Aggregates were built without the failed seed(s): {', '.join(report.left_out)}")
+    reports = home / "evaluation" / "reports"
+    lines += [f"Outputs under {home}:",
+              f"  report:     {reports / 'leaderboard.md'} (`mmeb report` prints it; plots beside it)",
+              f"  benchmark:  {home / 'benchmark'}/questions.jsonl, questions.parquet, stats/",
+              f"  projects:   {home / 'projects'}/<seed>/ records.jsonl, questions.jsonl, docs, slides, images",
+              f"  build log:  {report.log_file}",
+              f"  UI:         `make ui` (or `dagster dev -w workspace.yaml`), http://127.0.0.1:3000: "
+              f"these runs, lineage, checks"]
+    return lines + overall_accuracy(reports)
