@@ -97,3 +97,22 @@ def test_cross_source_gold_is_corrected_value_and_stale_record_shows_old(demo, s
         assert item.gold.value == error.correct_value
         stale = index.by_id[item.evidence[0]]
         assert index.shows(stale, error.wrong_value) and not index.shows(stale, error.correct_value)
+
+
+@pytest.mark.parametrize("seed", DEMO_SEEDS)
+def test_question_text_reads_as_a_person_would_write_it(demo, seed):
+    import re
+
+    index, items, *_ = demo[seed]
+    headers = {col for item in index.plan.items for col in item.values}
+    for item in items:
+        q = item.q
+        assert q[0].isupper() and q[-1] in "?." and "  " not in q, q
+        assert not re.search(r"\b(the|a|an) (the|a|an)\b", q, re.I), q
+        assert not re.search(r"\ban [b-df-hj-np-tv-z][a-z]", q) and not re.search(r"\ba [aeio][a-z]", q), q
+        unquoted = re.sub(r"'[^']*'", "", q)   # titles are quoted as they are
+        assert " over time" not in unquoted and "_" not in unquoted, q
+        for col in headers:
+            first = col.split()[0] if col.split() else ""
+            if re.fullmatch(r"[A-Z][a-z]{2,}", first) and len(col.split()) > 1:
+                assert f"the {col} " not in q and f"What {col} " not in q, (col, q)
