@@ -213,9 +213,55 @@ def _echo(payload: dict) -> str:
     return f"echo: {str(content)[-80:]}"
 
 
+async def serve_asyncio(host: str, port: int, latency_s: float, model_name: str,
+                        handler: Callable[[dict], object] | None = None) -> None:
+    """The same endpoints on asyncio streams: one event loop, no thread per connection, so the fixed
+    latency (an `asyncio.sleep`) costs no CPU and 32 concurrent requests do not contend for the GIL
+    in 32 handler threads. Real HTTP/1.1 with keep-alive (Content-Length bodies; what clients send)."""
+    import asyncio
+    import signal
+
+    handler = handler or _echo
+    state = {"requests": 0}
+
+    async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+                method, path = head[0].split(" ")[:2]
+                headers = {k.strip().lower(): v.strip() for k, _, v in (h.partition(":") for h in head[1:] if h)}
+                body = await reader.readexactly(int(headers.get("content-length") or 0))
+                if method == "POST":
+                    state["requests"] += 1
+                    payload = json.loads(body or b"{}")
+                    if latency_s:
+                        await asyncio.sleep(latency_s)
+                    out = _completion(payload, str(handler(payload)))
+                elif path.rstrip("/").endswith("/stats"):
+                    out = {"requests": state["requests"]}
+                else:
+                    out = {"data": [{"id": model_name, "object": "model"}]}
+                data = json.dumps(out).encode()
+                writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+                             % (len(data), data))
+                await writer.drain()
+                if headers.get("connection", "").lower() == "close":
+                    break
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError, ValueError):
+            pass
+        finally:
+            writer.close()
+
+    server = await asyncio.start_server(connection, host, port, backlog=512)
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    async with server:
+        await stop.wait()
+
+
 def main(argv: list[str]) -> int:
-    """`python tests/openai_test_server.py <model> --host H --port P [--startup-delay S] [--latency S] [...]`;
-    GET /stats answers {"requests": n}.."""
+    """`python tests/openai_test_server.py <model> --host H --port P [--startup-delay S] [--latency S]
+    [--asyncio] [...]`; GET /stats answers {"requests": n}; `--asyncio` serves from one event loop."""
     import signal
 
     model, host, port, delay, served = (argv[0] if argv else "test-model"), "127.0.0.1", 8000, 0.0, None
@@ -236,6 +282,12 @@ def main(argv: list[str]) -> int:
             print("fake server: refusing to start", flush=True)
             return 3
     time.sleep(delay)
+    if "--asyncio" in argv:
+        import asyncio
+
+        print(f"fake vllm server (asyncio) for {model} on {host}:{port}", flush=True)
+        asyncio.run(serve_asyncio(host, port, latency, served or model))
+        return 0
     server = OpenAITestServer(_echo, latency_s=latency, host=host, port=port, model_name=served or model)
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     print(f"fake vllm server for {model} on {host}:{port}", flush=True)
