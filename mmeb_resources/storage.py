@@ -10,6 +10,8 @@ from typing import Any, Iterable
 from dagster import ConfigurableResource
 from pydantic import BaseModel
 
+from mmeb_resources.faults import crash_point
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -25,6 +27,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> Path:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+        crash_point(f"write:{path.name}")  # tests: killed with the temp file written, before the rename
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -23,7 +23,9 @@ from dagster._core.definitions.data_version import CachingStaleStatusResolver, S
 from dagster._core.event_api import AssetRecordsFilter, PartitionKeyFilter
 from dagster._core.storage.asset_check_execution_record import AssetCheckExecutionRecordStatus
 
-__all__ = ["PartitionPlan", "plan_partition"]
+__all__ = ["PartitionPlan", "keys_to_run", "plan_partition"]
+
+CHECK_HISTORY = 500  # evaluations looked through per check to find the materialization's run
 
 
 @dataclass
@@ -75,17 +77,22 @@ def _missing_file(asset_graph, key: AssetKey, partition: str | None, record) -> 
     return "" if path.exists() else str(path)
 
 
-def _unpassed_check(instance: DagsterInstance, asset_graph, key: AssetKey, partition: str | None,
-                    after_storage_id: int) -> str:
-    """The first blocking check of `key` without a passing evaluation newer than its materialization."""
+def _unpassed_check(instance: DagsterInstance, asset_graph, key: AssetKey, partition: str | None, record) -> str:
+    """The first blocking check of `key` that has not passed on its latest materialization: in the
+    same run (how `mmeb build` runs checks), or for a partitioned check, evaluated on this partition
+    after it. Unpartitioned checks of partitioned assets are stored without a partition, so the run
+    id is what ties an evaluation to this partition's materialization."""
     storage = instance.event_log_storage
     for check_key in sorted(asset_graph.get(key).check_keys, key=lambda c: c.name):
-        if not asset_graph.get(check_key).blocking:
+        node = asset_graph.get(check_key)
+        if not node.blocking:
             continue
-        partition_filter = PartitionKeyFilter(key=partition) if partition is not None else None
-        history = storage.get_asset_check_execution_history(check_key, limit=1, partition_filter=partition_filter)
-        latest = history[0] if history else None
-        if latest is None or latest.status != AssetCheckExecutionRecordStatus.SUCCEEDED or latest.id < after_storage_id:
+        own = PartitionKeyFilter(key=partition) if partition is not None and node.partitions_def else None
+        history = storage.get_asset_check_execution_history(check_key, limit=CHECK_HISTORY, partition_filter=own)
+        same_run = [h for h in history if h.run_id == record.run_id]
+        later = [h for h in history if own is not None and h.event is not None and h.event.timestamp >= record.timestamp]
+        latest = (same_run or later or [None])[0]
+        if latest is None or latest.status != AssetCheckExecutionRecordStatus.SUCCEEDED:
             return check_key.name
     return ""
 
@@ -104,7 +111,7 @@ def why_outdated(instance: DagsterInstance, asset_graph, resolver, key: AssetKey
     missing = _missing_file(asset_graph, key, partition, record)
     if missing:
         return f"its file is gone: {missing}"
-    check = _unpassed_check(instance, asset_graph, key, partition, record.storage_id)
+    check = _unpassed_check(instance, asset_graph, key, partition, record)
     return f"blocking check {check} has not passed since it was materialized" if check else ""
 
 
