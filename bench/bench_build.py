@@ -44,7 +44,9 @@ def _sub_manifest(name: str, count: int | None, folder: Path, tag: str) -> tuple
         seeds = [seeds[int(i * step)] for i in range(count)]
     seeds = [dict(s, path=str((source.parent / s["path"]).resolve())) for s in seeds]
     path = folder / f"{tag}.yaml"
-    path.write_text(yaml.safe_dump({"name": f"{raw.get('name', 'bench')}-{tag}", "seeds": seeds}, sort_keys=False))
+    roots = [str((source.parent / r).resolve()) for r in raw.get("allowed_roots") or []] + [str(source.parent)]
+    path.write_text(yaml.safe_dump({"name": f"{raw.get('name', 'bench')}-{tag}", "allowed_roots": roots, "seeds": seeds},
+                                   sort_keys=False))
     return path, [s["id"] for s in seeds]
 
 

@@ -119,7 +119,8 @@ def _write_manifest(folder: Path, bad_path: str) -> Path:
     seeds.append({"id": "broken-notes", "title": "Broken notes", "path": bad_path, "domain": "Testing",
                   "license": "CC0"})
     manifest = folder / "with_bad.yaml"
-    manifest.write_text(yaml.safe_dump({"name": "with-bad", "seeds": seeds}, sort_keys=False))
+    manifest.write_text(yaml.safe_dump({"name": "with-bad", "allowed_roots": [str(REPO / "manifests")], "seeds": seeds},
+                                       sort_keys=False))
     return manifest
 
 
@@ -140,7 +141,7 @@ def test_parallel_workers_ingest_the_demo_seeds_and_name_the_bad_one(tmp_path):
     assert "FAILED  seed broken-notes: seed_document: IngestionError:" in out and "notes.pdf" in out
     assert "Traceback" not in out and " - DEBUG - " not in out
     for seed in ("aurora-retrieval", "harbor-emissions", "lumen-vision"):
-        assert f"ok      {seed}" in out
+        assert f"ok      {seed}" in out, out
         assert (tmp_path / "home" / "projects" / seed / "seed_document.json").exists()
     assert "with 2 worker(s)" in out and "peak RSS" in out
     log = next((tmp_path / "home" / "logs").glob("build-*.log")).read_text()

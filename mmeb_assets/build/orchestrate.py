@@ -6,6 +6,7 @@ built from the seeds that succeeded, and the console says which were left out.
 from __future__ import annotations
 
 import resource
+import threading
 import time
 import uuid
 from concurrent.futures import as_completed
@@ -42,19 +43,32 @@ def _run_phase(runner, tasks: list[RunTask], number: int, count: int, say: Calla
     single = runs == 1 and tasks[0].partitions == (None,)
     if not single:
         say(f"[{number}/{count}] {_names(tasks[0].assets)} — {runs} partitions")
+    label = f"phase {number}/{count}"
+    shown: set[str | None] = set()
+    lock = threading.Lock()
+
+    def show(outcome: RunOutcome) -> None:
+        with lock:
+            if outcome.phase != number or outcome.partition in shown:
+                return  # a late report of an earlier phase, or one already shown
+            shown.add(outcome.partition)
+        if single:
+            state = "up to date" if outcome.skipped else "ok" if outcome.ok else f"FAILED {outcome.error}"
+            say(f"[{number}/{count}] {_names(outcome.assets, 6)}: {state} ({outcome.seconds:.1f}s)")
+        else:
+            say(_outcome_line(outcome))
+            console.progress(label, len(shown), runs)
+
+    runner.on_outcome = show
     futures = {runner.submit(task): task for task in tasks}
     outcomes: list[RunOutcome] = []
-    label = f"phase {number}/{count}"
     for future in as_completed(futures):
-        for outcome in outcomes_of(future, futures[future]):
-            outcomes.append(outcome)
-            if single:
-                state = "up to date" if outcome.skipped else "ok" if outcome.ok else f"FAILED {outcome.error}"
-                say(f"[{number}/{count}] {_names(outcome.assets, 6)}: {state} ({outcome.seconds:.1f}s)")
-            else:
-                say(_outcome_line(outcome))
-        if not single:
-            console.progress(label, len(outcomes), runs)
+        outcomes.extend(outcomes_of(future, futures[future]))
+    deadline = time.monotonic() + 3.0  # the workers' own reports travel on another pipe: let them land
+    while len(shown) < len(outcomes) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for outcome in outcomes:  # a worker that died reported nothing itself
+        show(outcome)
     if not single:
         failed = sum(not o.ok for o in outcomes)
         say(f"[{number}/{count}] done in {time.monotonic() - started:.1f}s: {runs - failed} ok, {failed} failed")

@@ -30,12 +30,13 @@ class InlineRunner:
         from mmeb_assets.operations import progress
 
         self.instance, self.build_id, self.definitions = instance, build_id, definitions
+        self.on_outcome = None
         progress.set_sink(console.progress)
 
     def submit(self, task: RunTask) -> Future:
         future: Future = Future()
         try:
-            future.set_result(run_task(task, self.instance, self.build_id, self.definitions))
+            future.set_result(run_task(task, self.instance, self.build_id, self.definitions, self.on_outcome))
         except BaseException as exc:  # noqa: BLE001 - reported like a worker's failure
             future.set_exception(exc)
         return future
@@ -52,6 +53,7 @@ class PoolRunner:
 
     def __init__(self, workers: int, console: Console, build_id: str):
         self.workers, self.console = workers, console
+        self.on_outcome = None  # set by the phase being run: called (reader thread) as each run ends
         context = multiprocessing.get_context("spawn")
         self.queue = context.Queue()
         threads = max(1, default_workers() // workers)
@@ -66,6 +68,10 @@ class PoolRunner:
             message = self.queue.get()
             if message is None:
                 return
+            if message[0] == "outcome":
+                if self.on_outcome is not None:
+                    self.on_outcome(message[1])
+                continue
             _, pid, label, done, total = message
             self.console.progress(label, done, total)
 

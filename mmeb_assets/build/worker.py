@@ -40,7 +40,7 @@ def init_worker(threads: int, queue, build_id: str) -> None:
     _die_with_parent()
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[var] = str(threads)
-    _STATE.update(threads=threads, build_id=build_id)
+    _STATE.update(threads=threads, build_id=build_id, queue=queue)
     if queue is not None:
         from mmeb_assets.operations import progress
 
@@ -101,6 +101,16 @@ def run_one(task: RunTask, partition: str | None, instance=None, build_id: str =
                       materialized, warnings, peak_rss_mib())
 
 
-def run_task(task: RunTask, instance=None, build_id: str = "", definitions=None) -> list[RunOutcome]:
-    """Every partition of the chain in order; one failing does not stop the next."""
-    return [run_one(task, partition, instance, build_id, definitions) for partition in task.partitions]
+def run_task(task: RunTask, instance=None, build_id: str = "", definitions=None,
+             on_outcome=None) -> list[RunOutcome]:
+    """Every partition of the chain in order; one failing does not stop the next. Each outcome is
+    also reported as soon as its run ends (`on_outcome`, or the pool's queue in a worker)."""
+    queue = _STATE.get("queue")
+    if on_outcome is None and queue is not None:
+        on_outcome = lambda outcome: queue.put(("outcome", outcome))  # noqa: E731
+    outcomes = []
+    for partition in task.partitions:
+        outcomes.append(run_one(task, partition, instance, build_id, definitions))
+        if on_outcome is not None:
+            on_outcome(outcomes[-1])
+    return outcomes
