@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from mmeb_assets.records.headers import contains_value
 from mmeb_assets.schema.workspace import DocumentPlan, EventPlan, InventedFact, PlanItem, ScriptedError
 
 
@@ -105,13 +106,16 @@ def doc_facts(plan: EventPlan, doc: DocumentPlan) -> list[tuple[str, str]]:
 
 
 def pending_only_values(plan: EventPlan, doc: DocumentPlan) -> list[str]:
-    """Values of items the document lists as pending that no available item or fact shares."""
+    """Values of items the document lists as pending that no available item or fact shares (nor prints
+    inside its own value: '46.1' of '46.1 ± 0.5'). Values under 3 characters ('2') are page numbers
+    and dates as much as results, so, as in the plan's must-not lists, they are not policed."""
     available = set(expected_doc_values(plan, doc))
     for inv in plan.invented:
         available.add(inv.value)
     out = []
     for item in items_of(plan, doc.pending_item_ids):
         for val in item.values.values():
-            if val and is_number_like(val) and val not in available and val not in out:
+            if val and len(val) >= 3 and is_number_like(val) and val not in available and val not in out \
+                    and not any(contains_value(a, val) for a in available):
                 out.append(val)
     return out

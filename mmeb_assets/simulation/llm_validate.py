@@ -5,10 +5,13 @@ import re
 
 from mmeb_assets.schema.workspace import Organization
 from mmeb_assets.simulation.checks_org import check_organization
-from mmeb_assets.simulation.config import SimulationConfig, slot_time
+from mmeb_assets.simulation.config import SimulationConfig, slot_time, to_slot
 from mmeb_assets.simulation.drafts import ErrorsDecisionsDraft, EvolvingFactsDraft, OrgDraft, ScheduleDraft, Slot
+from mmeb_assets.simulation.error_invariants import error_problems, straddles_report_v1
 from mmeb_assets.simulation.errors import assemble_errors
 from mmeb_assets.simulation.items import source_values
+from mmeb_assets.simulation.schedule import Anchors
+from mmeb_assets.simulation.timeline import to_frac
 
 
 def _time(config: SimulationConfig, slot: Slot, where: str, out: list[str]):
@@ -16,6 +19,19 @@ def _time(config: SimulationConfig, slot: Slot, where: str, out: list[str]):
         return slot_time(config, slot.day, slot.time)
     except ValueError as exc:
         out.append(f"{where}: {exc}")
+        return None
+
+
+def _when_frac(config: SimulationConfig, frac: float) -> str:
+    from mmeb_assets.simulation.timeline import worktime
+    day, hhmm = to_slot(config, worktime(config, frac))
+    return f"day {day} {hhmm}"
+
+
+def _quiet_time(config: SimulationConfig, slot: Slot):
+    try:
+        return slot_time(config, slot.day, slot.time)
+    except ValueError:
         return None
 
 
@@ -65,6 +81,10 @@ def validate_schedule(draft: ScheduleDraft, facts, org: Organization, config: Si
         when = _time(config, it.done, f"item {it.id}", out)
         if when and it.owner == joiner.id and when < joiner.joined_at:
             out.append(f"item {it.id}: the late joiner cannot finish work before joining")
+    done = [w for it in draft.items if (w := _quiet_time(config, it.done)) is not None]
+    v1 = Anchors.of(org, config).report_v1
+    if done and all(to_frac(config, w) <= v1 for w in done):
+        out.append(f"items: at least one must finish after report v1 ({_when_frac(config, v1)}), so it is pending there")
     if len(draft.invented) != config.n_invented:
         out.append(f"invented: {len(draft.invented)} given, exactly {config.n_invented} required")
     for f in draft.invented:
@@ -85,22 +105,12 @@ def validate_errors_decisions(draft: ErrorsDecisionsDraft, items, invented, org:
         errors = assemble_errors(draft.errors, items, invented, config)
     except (KeyError, ValueError) as exc:
         return out + [f"errors cannot be assembled: {exc}"]
-    known = {i.id: i for i in items}
+    by_item, by_inv = {i.id: i for i in items}, {f.id: f for f in invented}
     for e in errors:
-        if e.wrong_value == e.correct_value:
-            out.append(f"{e.id}: wrong_value equals the true value {e.correct_value!r}")
-        if not e.slipped_at < e.noticed_at < e.fixed_at:
-            out.append(f"{e.id}: needs slipped < noticed < fixed")
-        first_known = known[e.target.split(":")[0]].completed_at if ":" in e.target else next(
-            f.time for f in invented if f.id == e.target)
-        if e.slipped_at <= first_known:
-            out.append(f"{e.id}: slips before the true value is known ({first_known})")
-        for who, chan, role in ((e.slipped_by, e.slip_channel, "slipped_by"), (e.noticed_by, e.notice_channel, "noticed_by"),
-                                (e.slipped_by, e.fix_channel, "slipped_by (fix)")):
-            if not _member(org, chan, who):
-                out.append(f"{e.id}: {role} {who!r} is not a member of {chan!r}")
-        if e.noticed_by == e.slipped_by:
-            out.append(f"{e.id}: the person who slips cannot be the one who notices")
+        out += error_problems(e, org, by_item, by_inv, config, anchors)
+    if errors and not any(straddles_report_v1(e, by_item, by_inv, config, anchors) for e in errors):
+        out.append("errors: at least one slip must happen before report v1 "
+                   f"({_when_frac(config, anchors.report_v1)}) and be corrected after it")
     cites_ok = {v for i in items for v in i.values.values()} | {f.display for f in invented}
     wrong = {e.wrong_value for e in errors}
     for d in draft.decisions:

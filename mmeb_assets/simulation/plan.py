@@ -17,6 +17,7 @@ from mmeb_assets.simulation.errors import assemble_errors, rules_errors
 from mmeb_assets.simulation.events import EventBook
 from mmeb_assets.simulation.evolving import assemble_evolving, rules_evolving
 from mmeb_assets.simulation.schedule import Anchors, display, rules_schedule, source_value_set
+from mmeb_assets.simulation.timeline import worktime
 
 
 def channel_roles(org: Organization) -> dict[str, str]:
@@ -40,6 +41,16 @@ def assemble_items(draft: ScheduleDraft, facts: SourceFacts, config: SimulationC
                             completed_at=slot_time(config, d.done.day, d.done.time), dataset=d.dataset,
                             table_id=d.table_id, row_index=d.row_index, values=values))
     return sorted(out, key=lambda i: (i.completed_at, i.id))
+
+
+def with_pending_result(items: list[PlanItem], config: SimulationConfig, anchors: Anchors) -> list[PlanItem]:
+    """Report v1 must describe a later result as pending: if a drafted schedule (an LLM's) finishes
+    everything before it, its last result lands after the release instead (the twin already does)."""
+    v1 = worktime(config, anchors.report_v1)
+    if not items or any(i.completed_at > v1 for i in items):
+        return items
+    moved = items[-1].model_copy(update={"completed_at": worktime(config, anchors.release + 0.02)})
+    return items[:-1] + [moved]
 
 
 def assemble_invented(draft: ScheduleDraft, config: SimulationConfig) -> list[InventedFact]:
@@ -95,6 +106,7 @@ def build_event_plan_rules(facts: SourceFacts, org: Organization, *, random_seed
     schedule = drafts.get("schedule") or rules_schedule(facts, org, random_seed=random_seed, config=config,
                                                         code_channels=(ch["work"], ch["results"]))
     items, invented = assemble_items(schedule, facts, config), assemble_invented(schedule, config)
+    items = with_pending_result(items, config, anchors)
     taken = source_value_set(facts) | {f.display for f in invented}
     if "errors" in drafts:
         error_drafts = drafts["errors"]

@@ -73,6 +73,7 @@ def _table(rng: random.Random, n: int, non_ascii: bool, repeat: list[str]) -> Ta
         header = [rng.choice(["Method", "Variant", "Run", "Système", "Model"])]
         header += rng.sample(METRICS, rng.randint(1, 6))
     style = rng.choice(["pct", "ratio", "int", "big", "float"])
+    words_only = rng.random() < 0.05  # a table of words (a glossary): no number to plan on
     rows = []
     for r in range(n_rows):
         label = " ".join(_word(rng, non_ascii) for _ in range(rng.randint(1, 4))).capitalize()
@@ -81,6 +82,8 @@ def _table(rng: random.Random, n: int, non_ascii: bool, repeat: list[str]) -> Ta
         if rng.random() < 0.05:
             label = ""
         cells = [rng.choice(EMPTY) if rng.random() < 0.08 else _number(rng, style, repeat) for _ in header[1:]]
+        if words_only:
+            cells = [_word(rng, non_ascii) for _ in header[1:]]
         if rng.random() < 0.05:
             cells = cells[:-1]
         repeat.extend(c for c in cells if c and rng.random() < 0.3)
@@ -122,13 +125,20 @@ def _figures(rng: random.Random, n: int, non_ascii: bool, repeat: list[str]) -> 
     return figures, visual
 
 
-def random_source_facts(rng: random.Random, seed_id: str = "prop-seed") -> SourceFacts:
-    """One drawn paper. Shapes: usual, prose-only, one-number, empty (nothing to plan on)."""
-    shape = rng.choices(["usual", "prose", "one_number", "one_row", "empty"], weights=[60, 15, 10, 10, 5])[0]
-    non_ascii = rng.random() < 0.3
+SHAPES = ("usual", "prose", "one_number", "one_row", "empty")
+
+
+def random_source_facts(rng: random.Random, seed_id: str = "prop-seed", *, shape: str | None = None,
+                        n_tables: int | None = None, n_figures: int | None = None,
+                        non_ascii: bool | None = None) -> SourceFacts:
+    """One drawn paper. Shapes: usual (0-8 tables), prose-only, one-number, one-row, empty (nothing to
+    plan on). The keyword arguments pin the structure (a property test draws them, so it shrinks)."""
+    shape = shape or rng.choices(SHAPES, weights=[60, 15, 10, 10, 5])[0]
+    non_ascii = rng.random() < 0.3 if non_ascii is None else non_ascii
     repeat: list[str] = []
     if shape == "usual":
-        tables = [_table(rng, n, non_ascii, repeat) for n in range(1, rng.randint(0, 8) + 1)]
+        count = rng.randint(0, 8) if n_tables is None else n_tables
+        tables = [_table(rng, n, non_ascii, repeat) for n in range(1, count + 1)]
         claims = _claims(rng, rng.randint(0, 30), non_ascii, repeat)
     elif shape == "prose":
         tables, claims = [], _claims(rng, rng.randint(1, 30), non_ascii, repeat)
@@ -147,7 +157,7 @@ def random_source_facts(rng: random.Random, seed_id: str = "prop-seed") -> Sourc
         claims = _claims(rng, rng.randint(0, 2), non_ascii, repeat)
     else:
         tables, claims = [], []
-    figures, visual = _figures(rng, rng.randint(0, 6), non_ascii, repeat)
+    figures, visual = _figures(rng, rng.randint(0, 6) if n_figures is None else n_figures, non_ascii, repeat)
     title = _title(rng, non_ascii)
     method = title.split(":")[0].strip() if ":" in title else title
     textual = TextualExtraction(

@@ -16,9 +16,16 @@ from mmeb_assets.schema import Derivation, EvolvingFact, QAItem
 QUANTITY = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?\s*([A-Za-z%/ ]{0,20})")
 
 
+CURRENCY_FIRST = re.compile(r"(EUR|USD|GBP|CHF|[$€£])\s?[-+]?\d[\d,]*(?:\.\d+)?")
+
+
 def _unit(value: str) -> str | None:
+    """'150 GPU-hours' -> 'GPU-hours'; a currency written first ('EUR 18,000') -> 'EUR'."""
     match = QUANTITY.fullmatch(value.strip())
-    return match.group(1).strip() if match else None
+    if match:
+        return match.group(1).strip()
+    money = CURRENCY_FIRST.fullmatch(value.strip())
+    return money.group(1) if money else None
 
 
 def _numeric_facts(ctx: GenContext) -> list[tuple[EvolvingFact, list]]:
