@@ -150,3 +150,24 @@ def test_oracle_reader_reads_the_author_from_the_header_only_for_who_questions(p
     numeric = next(i for i in items if i.generator == "rules:extraction.cell")
     header = index.by_id[numeric.evidence[0]].text.splitlines()[0]
     assert read_answer(numeric.q, [index.by_id[numeric.evidence[0]]], "latest") not in header
+
+
+def test_stored_retrievals_feed_the_shortcut_readers(project, tmp_path):
+    from mmeb_assets.qa.quality_report import stored_retrievals
+    from mmeb_assets.schema.evaluation import Retrieval, RetrievalSet
+
+    index, items = project
+    gold_first = RetrievalSet(retriever="x", retrievals=[Retrieval(question_id=i.id, record_ids=list(i.evidence),
+                                                                   scores=[1.0] * len(i.evidence)) for i in items])
+    folder = tmp_path / "evaluation" / "retrievals" / "x"
+    folder.mkdir(parents=True)
+    (folder / "retrievals.json").write_text(_envelope(gold_first))
+    stored = stored_retrievals(tmp_path, "x")
+    assert stored == {i.id: list(i.evidence) for i in items}
+    scores = seed_quality(SEED, items, index, retrieved_ids=stored).readers
+    lexical = seed_quality(SEED, items, index).readers
+    # Retrieving exactly the gold evidence, the latest-mention shortcut is the oracle itself.
+    assert all(s.latest == s.oracle for t, s in scores.items() if t != "unanswerable")
+    assert any(scores[t].latest != lexical[t].latest for t in TASKS)
+    with pytest.raises(FileNotFoundError, match="no stored retrievals for retriever 'y'"):
+        stored_retrievals(tmp_path, "y")

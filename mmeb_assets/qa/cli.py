@@ -11,7 +11,7 @@ def _cmd_by_seed(args: argparse.Namespace) -> int:
     from mmeb_resources.storage import default_home
 
     home = Path(args.home) if args.home else default_home()
-    table, rows = by_seed(home)
+    table, rows = by_seed(home, args.retriever or "")
     if not rows:
         print(f"no seed project with questions.jsonl under {home / 'projects'} (build through qa_validated first)")
         return 1
@@ -51,4 +51,6 @@ def register(subparsers) -> None:
                         help="one quality row per seed project: questions per task, evidence size and sources, "
                              "oracle-vs-shortcut gap, first-posted share of cross-source gold")
     parser.add_argument("--home", help="data home for --by-seed (default: $MMEB_HOME)")
+    parser.add_argument("--retriever", help="--by-seed: shortcut readers read this retriever's stored top 10 "
+                                            "(same build), instead of an in-process BM25 top 10")
     parser.set_defaults(func=_cmd_questions)

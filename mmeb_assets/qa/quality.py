@@ -96,13 +96,17 @@ class LexicalRanker:
         return [self.records[n] for _, n in sorted(scores)[:k]]
 
 
-def reader_scores(items: list[QAItem], index: ProjectIndex, k: int = SHORTCUT_K) -> dict[str, ReaderScores]:
-    """Per task: how many items the oracle and the two shortcut readers answer correctly."""
+def reader_scores(items: list[QAItem], index: ProjectIndex, k: int = SHORTCUT_K,
+                  retrieved_ids: dict[str, list[str]] | None = None) -> dict[str, ReaderScores]:
+    """Per task: how many items the oracle and the two shortcut readers answer correctly. The shortcut
+    readers read `retrieved_ids[item.id]` (a stored retrieval of the same build) when given, else the
+    lexical top k."""
     ranker = LexicalRanker(index.ordered)
     out = {task: ReaderScores() for task in TASKS}
     for item in items:
         gold = [index.by_id[i] for i in item.evidence if i in index.by_id]
-        retrieved = ranker.top(item.q, k)
+        stored = [index.by_id[i] for i in (retrieved_ids or {}).get(item.id, []) if i in index.by_id][:k]
+        retrieved = stored or ranker.top(item.q, k)
         scores = out[item.task]
         scores.n += 1
         scores.oracle += judge_rules(item, read_answer(item.q, gold, "latest")).correct
@@ -147,7 +151,8 @@ def first_posted_value(item: QAItem, index: ProjectIndex) -> str | None:
     return None
 
 
-def seed_quality(seed: str, items: list[QAItem], index: ProjectIndex, k: int = SHORTCUT_K) -> SeedQuality:
+def seed_quality(seed: str, items: list[QAItem], index: ProjectIndex, k: int = SHORTCUT_K,
+                 retrieved_ids: dict[str, list[str]] | None = None) -> SeedQuality:
     answerable = [i for i in items if i.answer_status == "answerable" and i.evidence]
     sources = [{index.by_id[e].source for e in i.evidence if e in index.by_id} for i in answerable]
     conflicts = [i for i in items if i.task == "cross_source_conflict" and i.answer_status == "answerable"]
@@ -156,7 +161,7 @@ def seed_quality(seed: str, items: list[QAItem], index: ProjectIndex, k: int = S
     quality = SeedQuality(
         seed=seed, per_task={t: sum(i.task == t for i in items) for t in TASKS}, n_answerable=len(answerable),
         n_multi_record=sum(len(set(i.evidence)) >= 3 for i in answerable),
-        n_multi_source=sum(len(s) >= 2 for s in sources), readers=reader_scores(items, index, k),
+        n_multi_source=sum(len(s) >= 2 for s in sources), readers=reader_scores(items, index, k, retrieved_ids),
         n_conflict_values=len(decided), n_first_posted=sum(i.gold.value == f for i, f in decided))
     quality.misses = target_misses(quality)
     return quality

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from mmeb_assets.qa.evidence import ProjectIndex
 from mmeb_assets.qa.export import read_questions_jsonl
-from mmeb_assets.qa.quality import TARGETS, SeedQuality, seed_quality
+from mmeb_assets.qa.quality import SHORTCUT_K, TARGETS, SeedQuality, seed_quality
 from mmeb_assets.qa.stats import StatTable
 from mmeb_assets.schema import TASKS, EventPlan, Organization, QAItem, RecordSet
 
@@ -70,9 +70,25 @@ def quality_table(rows: list[SeedQuality]) -> StatTable:
     return StatTable(name="quality_by_seed", title=title, columns=columns, rows=body)
 
 
-def by_seed(home: Path) -> tuple[StatTable, list[SeedQuality]]:
+def stored_retrievals(home: Path, retriever: str) -> dict[str, list[str]]:
+    """question id -> ranked record ids from `evaluation/retrievals/<retriever>/retrievals.json`."""
+    from mmeb_assets.schema.evaluation import RetrievalSet
+
+    path = home / "evaluation" / "retrievals" / retriever / "retrievals.json"
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: no stored retrievals for retriever {retriever!r} (build 'retrievals' first)")
+    return {r.question_id: r.record_ids for r in _load_model(path, RetrievalSet).retrievals}
+
+
+def by_seed(home: Path, retriever: str = "") -> tuple[StatTable, list[SeedQuality]]:
+    """The quality table of every seed project in `home`; the shortcut readers read the stored top k of
+    `retriever` when one is named (it must come from the same build as the questions), else a lexical top k."""
+    retrieved = stored_retrievals(home, retriever) if retriever else None
     rows = []
     for folder in project_folders(home):
         index, items = load_project(folder)
-        rows.append(seed_quality(folder.name, items, index))
-    return quality_table(rows), rows
+        rows.append(seed_quality(folder.name, items, index, retrieved_ids=retrieved))
+    table = quality_table(rows)
+    table.title += f"; shortcut readers read the top {SHORTCUT_K} of " + (
+        f"the stored '{retriever}' retrievals" if retriever else "a lexical (BM25) ranking of the project")
+    return table, rows

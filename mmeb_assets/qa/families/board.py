@@ -98,7 +98,7 @@ def interpretation(ctx: GenContext) -> list[QAItem]:
 
 def _current_item(ctx, fact, page: Record, announced: Record, moment, shown: str, current: str, verdict: str) -> QAItem:
     name = where(page)
-    q = f"At {when(moment)}, did {name} give the {fact.subject} that was in force at that time?"
+    q = f"Did {name} give the {fact.subject} that was in force on {when(moment)}?"
     said = f"{channel_ref(announced.channel) or announced.source} had announced {current}"
     answer = f"{verdict}: it gave {shown}; {said}."
     return draft(

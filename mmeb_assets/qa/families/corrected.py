@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from mmeb_assets.qa.families.base import GenContext, cell_record, conflicted, draft, is_year, stable_rank, unit_of
 from mmeb_assets.qa.families.conflict import _correction_record
-from mmeb_assets.qa.phrasing import metric, the
+from mmeb_assets.qa.phrasing import metric, strip_series, the
 from mmeb_assets.qa.text import decimals, fmt, is_numeric_cell, parse_number, when
 from mmeb_assets.schema import Derivation, PlanItem, QAItem, Record
 
@@ -93,15 +93,16 @@ def comparison(ctx: GenContext) -> list[QAItem]:
     out = []
     for error, item, col, correct, correction, partner, value, record in _cases(ctx):
         a, b = parse_number(correct), parse_number(value)
-        winner = item if a > b else partner
-        pair = [f"{item.label}={correct}", f"{partner.label}={value}"]
+        winner = strip_series(item.label if a > b else partner.label)
+        names = strip_series(item.label), strip_series(partner.label)
+        pair = [f"{names[0]}={correct}", f"{names[1]}={value}"]
         q = (f"After the correction of {when(correction.timestamp)}, which has the higher {_what(col)}: "
              f"{the(item.label)} or {the(partner.label)}?")
         out.append(draft(
-            ctx, "comparison", "comparison.corrected", q, f"{winner.label} ({correct} vs {value})", value=winner.label,
+            ctx, "comparison", "comparison.corrected", q, f"{winner} ({correct} vs {value})", value=winner,
             evidence=[correction.id, record.id], boundary=f"after the correction of {when(correction.timestamp)}",
-            steps=_steps(col, item, correct, correction, partner, value, record, f"The higher is {winner.label}."),
-            derivation=Derivation(kind="rank", operands=pair, result=winner.label, premise_values=[item.label, partner.label],
+            steps=_steps(col, item, correct, correction, partner, value, record, f"The higher is {winner}."),
+            derivation=Derivation(kind="rank", operands=pair, result=winner, premise_values=list(names),
                                   fact_key=f"corrected:{item.id}|{partner.id}:{col}"),
         ))
     return out

@@ -101,8 +101,11 @@ def _peaks(ctx: GenContext) -> list[QAItem]:
         if numbers.count(max(numbers)) > 1:
             continue
         q = f"What was the highest value the {fact.subject} took during the week?"
+        unit = _unit(top.value) or ""
+        bare = top.value[: len(top.value) - len(unit)].strip() if unit else top.value
         out.append(draft(
-            ctx, "comparison", "comparison.fact_peak", q, f"{top.value} (stated on {when(top.time)})", value=top.value,
+            ctx, "comparison", "comparison.fact_peak", q, f"{top.value} (stated on {when(top.time)})", value=bare,
+            unit=unit,
             evidence=ids(records), boundary="whole recorded period",
             steps=[(f"{when(v.time)}: {v.value}.", [r.id]) for v, r in zip(fact.versions, records)]
                   + [(f"The highest is {top.value}.", [])],

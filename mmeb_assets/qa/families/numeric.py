@@ -95,8 +95,13 @@ def series_computation(ctx: GenContext) -> list[QAItem]:
 
 
 def series_comparison(ctx: GenContext) -> list[QAItem]:
+    """The peak year of a series; series peaking in their first year come last (the first year printed
+    is what a reader taking the first number would answer)."""
     out = []
-    for item, years in _series(ctx)[:4]:
+    def first_is_peak(series) -> bool:
+        values = [parse_number(v) for _, v in series[1]]
+        return values.index(max(values)) == 0
+    for item, years in sorted(_series(ctx), key=first_is_peak)[:4]:
         values = [parse_number(v) for _, v in years]
         if len(set(values)) != len(values):
             continue
