@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 os.environ.setdefault("MMEB_HOME", tempfile.mkdtemp(prefix="bench-faults-"))
 
-from llm_fault_matrix import ALL_FAULTS, CLIENT, STAGES, clean_requests, run_cell  # noqa: E402
+from llm_fault_matrix import ALL_FAULTS, CLIENT, HANG_TIMEOUT_S, STAGES, clean_requests, run_cell  # noqa: E402
 
 
 def main() -> int:
@@ -43,7 +43,8 @@ def main() -> int:
                      sum(c.fallbacks for c in cells if c.mode == "persistent")))
     print(f"Fault table: {len(stages)} LLM stages x {len(faults)} faults x (transient, persistent); clean runs "
           f"send {sum(baseline.values())} requests ({', '.join(f'{s} {n}' for s, n in baseline.items())}); client "
-          f"timeout {CLIENT['timeout_s']} s, {CLIENT['max_retries']} retry, {CLIENT['max_json_tries']} JSON tries")
+          f"read timeout {CLIENT['timeout_s']} s ({HANG_TIMEOUT_S} s in the hang cells, a 3 s hang), "
+          f"{CLIENT['max_retries']} retry, {CLIENT['max_json_tries']} JSON tries")
     print()
     print("| fault | tried | survived | items lost | extra requests (transient) | extra requests (persistent) "
           "| items recorded failed / rules twin (persistent) |")

@@ -1,7 +1,7 @@
 """The asynchronous core every LLM call goes through.
 
 `LLMClient` = a backend + the response cache + the usage ledger + a concurrency limit.
-`OpenAIBackend` speaks the OpenAI chat-completions protocol over HTTP (OpenAI, a vLLM server,
+`OpenAIBackend` speaks the OpenAI chat-completions protocol over HTTP (llm_http.py; OpenAI, a vLLM server,
 llama.cpp server, Ollama) and retries with exponential backoff on 429, 5xx, timeouts and dropped
 connections, waiting at least the server's Retry-After when it sends one.
 """
@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
-import functools
 import random
-import ssl
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Protocol, TypeVar
 
-import httpx
 from dagster import get_dagster_logger
 
 from mmeb_resources.llm_cache import CachedReply, ResponseCache, cache_key
+from mmeb_resources.llm_http import TRANSPORT_ERRORS, HttpReply, JsonPoster
 from mmeb_assets.operations.progress import Progress
 from mmeb_resources.llm_ledger import UsageLedger, call_cost
 
@@ -98,20 +96,11 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
     return max(0.0, moment.timestamp() - (time.time() if now is None else now))
 
 
-@functools.lru_cache(maxsize=1)
-def default_ssl_context() -> ssl.SSLContext:
-    """One TLS context per process: building one loads the CA bundle (~0.1 s), so every HTTP client
-    (one per concurrent worker, per batch) shares it instead of loading its own."""
-    import certifi
-
-    return ssl.create_default_context(cafile=certifi.where())
-
-
 class Backend(Protocol):
     name: str
     model: str
 
-    async def acomplete(self, messages: list[dict], params: dict, http: httpx.AsyncClient | None) -> Completion:
+    async def acomplete(self, messages: list[dict], params: dict, http: JsonPoster | None) -> Completion:
         ...
 
 
@@ -134,15 +123,10 @@ class OpenAIBackend:
     def headers(self) -> dict:
         return {"Authorization": f"Bearer {self.api_key or 'not-needed'}", "Content-Type": "application/json"}
 
-    def new_http(self, concurrency: int) -> httpx.AsyncClient:
-        limits = httpx.Limits(max_connections=max(1, concurrency), max_keepalive_connections=max(1, concurrency))
-        # the read timeout is the model's budget; connecting gets at least 5 s (a loaded machine's accept
-        # queue is not a dead endpoint, and a request given up before it was sent would go uncounted)
-        timeout = httpx.Timeout(self.timeout_s, connect=max(self.timeout_s, 5.0))
-        return httpx.AsyncClient(timeout=timeout, limits=limits, headers=self.headers(),
-                                 verify=default_ssl_context())
+    def new_http(self, concurrency: int) -> JsonPoster:
+        return JsonPoster(self.headers(), self.timeout_s, connections=max(1, concurrency))
 
-    async def acomplete(self, messages: list[dict], params: dict, http: httpx.AsyncClient | None) -> Completion:
+    async def acomplete(self, messages: list[dict], params: dict, http: JsonPoster | None) -> Completion:
         owned = http is None
         http = http or self.new_http(1)
         try:
@@ -151,33 +135,33 @@ class OpenAIBackend:
             if owned:
                 await http.aclose()
 
-    async def _with_retries(self, http: httpx.AsyncClient, body: dict) -> Completion:
+    async def _with_retries(self, http: JsonPoster, body: dict) -> Completion:
         url = f"{self.base_url}/chat/completions"
         last = ""
         for attempt in range(self.retry.max_retries + 1):
             retry_after = None
             try:
-                response = await http.post(url, json=body)
-            except (httpx.TimeoutException, httpx.TransportError) as exc:
+                response = await http.post(url, body)
+            except TRANSPORT_ERRORS as exc:
                 last = f"{type(exc).__name__}: {exc}"
             else:
-                if response.status_code == 200:
+                if response.status == 200:
                     try:
                         return _parse_completion(response, retries=attempt)
                     except _Retryable as exc:
                         last = str(exc)
                 else:
-                    last = f"HTTP {response.status_code}: {response.text[:300]}"
-                    if response.status_code not in RETRY_STATUSES and response.status_code < 500:
-                        raise LLMRequestError(f"{url}: {last}", status=response.status_code, attempts=attempt + 1)
-                    retry_after = parse_retry_after(response.headers.get("Retry-After"))
+                    last = f"HTTP {response.status}: {response.text[:300]}"
+                    if response.status not in RETRY_STATUSES and response.status < 500:
+                        raise LLMRequestError(f"{url}: {last}", status=response.status, attempts=attempt + 1)
+                    retry_after = parse_retry_after(response.headers.get("retry-after"))
             if attempt < self.retry.max_retries:
                 await self.sleep(self.retry.delay_for(attempt, retry_after))
         raise LLMRequestError(f"{url}: gave up after {self.retry.max_retries + 1} attempts; last error {last}",
                               attempts=self.retry.max_retries + 1)
 
 
-def _parse_completion(response: httpx.Response, retries: int) -> Completion:
+def _parse_completion(response: HttpReply, retries: int) -> Completion:
     try:
         data = response.json()
         message = data["choices"][0]["message"]

@@ -23,8 +23,10 @@ from typing import Callable
 from mmeb_resources.llm import LLMResource
 from openai_test_server import CONTENT_FAULTS, FAULTS, FaultSchedule, OpenAITestServer
 
-# short limits so the whole matrix runs in seconds; a hang (1 s) outlasts the 0.25 s timeout
-CLIENT = dict(timeout_s=0.25, max_retries=1, backoff_base_s=0.001, backoff_max_s=0.002, max_json_tries=2,
+# short limits so the whole matrix runs in seconds. The read timeout is generous (a loaded machine must
+# not turn a slow reply into a retry) except in the hang cells, where 1 s is outlasted by a 3 s hang.
+HANG_TIMEOUT_S = 1.0
+CLIENT = dict(timeout_s=10.0, max_retries=1, backoff_base_s=0.001, backoff_max_s=0.002, max_json_tries=2,
               concurrency=4)
 
 
@@ -59,8 +61,9 @@ class StageCase:
     reasks_content: bool = True     # content faults are re-asked (generate_json); answering records them
 
 
-def _llm(server: OpenAITestServer, home: Path) -> LLMResource:
-    return LLMResource(backend="openai", base_url=server.base_url, model="test-model", home=str(home), **CLIENT)
+def _llm(server: OpenAITestServer, home: Path, fault: str = "") -> LLMResource:
+    settings = {**CLIENT, "timeout_s": HANG_TIMEOUT_S} if fault == "hang past timeout" else CLIENT
+    return LLMResource(backend="openai", base_url=server.base_url, model="test-model", home=str(home), **settings)
 
 
 def served(llm: LLMResource) -> int:
@@ -341,7 +344,7 @@ def run_cell(stage: str, fault: str, mode: str) -> Cell:
     problems: list[str] = []
     with tempfile.TemporaryDirectory() as home:
         with OpenAITestServer(FaultSchedule(case.handler(), fault, times)) as server:
-            llm = _llm(server, Path(home))
+            llm = _llm(server, Path(home), fault)
             try:
                 outcome = case.run(llm)
             except Exception as exc:  # a crash is the failure this matrix exists to catch

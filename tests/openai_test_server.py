@@ -71,7 +71,7 @@ FAULTS: dict[str, Callable[[], object]] = {
     "500": lambda: Fault(500),
     "503": lambda: Fault(503, {"Retry-After": "0"}),
     "connection reset": ResetConnection,
-    "hang past timeout": lambda: Hang(1.0),
+    "hang past timeout": lambda: Hang(3.0),
     "truncated JSON body": lambda: RawBody('{"id": "chatcmpl-test", "object": "chat.completion", "choices": [{"ind'),
     "schema-breaking JSON": lambda: SCHEMA_BREAK,
     "empty completion": lambda: Reply(""),
