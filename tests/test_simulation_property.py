@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
@@ -181,12 +181,16 @@ def _accepted_papers():
     return papers().filter(lambda case: refusal_reason(case[0]) is None)
 
 
-WEEK = settings(max_examples=3, deadline=None, derandomize=True, database=None, phases=[Phase.generate],
+WEEK = settings(max_examples=3, deadline=None, derandomize=True, database=None, phases=[Phase.explicit, Phase.generate],
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                        HealthCheck.filter_too_much])
 
 
+ISSUE_SHAPE = (random_source_facts(random.Random(11), "issue-shape", shape="usual", n_tables=4, n_figures=1), 11)
+
+
 @WEEK
+@example(case=ISSUE_SHAPE)  # the issue's paper: 4 tables, 1 figure; the drawn ones are small and prose-heavy
 @given(case=_accepted_papers())
 def test_drawn_weeks_render_checked_records_and_all_eight_tasks(case, tmp_path):
     week_holds_end_to_end(case, tmp_path)
