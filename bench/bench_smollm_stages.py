@@ -164,6 +164,8 @@ def timed(results: list[StageResult], stage: str, fn, *a):
         return None
     finally:
         result.seconds = time.perf_counter() - started
+        print(f"[{stage}] {result.accepted}/{result.items} accepted from the model in {result.seconds:.0f} s"
+              f"{' CRASH ' + result.crash if result.crash else ''}", flush=True)
 
 
 def main() -> int:
