@@ -3,7 +3,8 @@ passes every blocking check, or is refused up front with a one-line reason.
 
 The structure of each paper (shape, tables, figures, non-ASCII text) is drawn by hypothesis, so a
 failure shrinks to the smallest paper that breaks an invariant; the content comes from a seeded
-`random.Random`, so a case replays from its printed arguments. Runs are derandomized (same cases
+`random.Random`, so a case replays from its printed arguments. Half the cases also draw another
+week shape (window length, team size, counts of slips, items and facts). Runs are derandomized (same cases
 every run, no example database). A planted bug (a correction whose Notion update is dropped) shows
 the property fails when an invariant is broken.
 """
@@ -18,7 +19,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from mmeb_assets.simulation import SeedRefused, build_event_plan, build_organization, refusal_reason
+from mmeb_assets.simulation import SeedRefused, SimulationConfig, build_event_plan, build_organization, refusal_reason
 from mmeb_assets.simulation import scripted
 from mmeb_assets.simulation.checks_content import check_plan
 from mmeb_assets.simulation.checks_org import check_organization
@@ -42,15 +43,27 @@ def papers(draw):
     return facts, draw(st.integers(0, 2**31 - 1))
 
 
-def blocking_problems(facts, seed: int) -> list[str]:
+@st.composite
+def configs(draw):
+    """The default week half the time, else another window, team, and count of slips and items."""
+    if draw(st.booleans()):
+        return SimulationConfig()
+    days = draw(st.sampled_from([5, 7, 10]))
+    return SimulationConfig(days=days, late_joiner_day=draw(st.integers(1, days - 3)),
+                            n_errors=draw(st.integers(1, 8)), n_invented=draw(st.integers(2, 8)),
+                            max_items=draw(st.integers(4, 30)), n_people=draw(st.integers(5, 8)),
+                            n_evolving_facts=draw(st.integers(1, 6)), n_decisions=draw(st.integers(1, 6)))
+
+
+def blocking_problems(facts, seed: int, config: SimulationConfig | None = None) -> list[str]:
     """Build organization and plan; every problem the blocking checks find (empty: the week holds)."""
-    org = build_organization(facts, random_seed=seed)
-    plan = build_event_plan(facts, org, random_seed=seed)
+    org = build_organization(facts, random_seed=seed, config=config)
+    plan = build_event_plan(facts, org, random_seed=seed, config=config)
     found = check_plan(facts, org, plan)
     return check_organization(org) + [f"{k}: {p}" for k in BLOCKING for p in found[k]]
 
 
-def holds_or_refused(case) -> None:
+def holds_or_refused(case, config: SimulationConfig) -> None:
     facts, seed = case
     reason = refusal_reason(facts)
     if reason is not None:
@@ -58,14 +71,14 @@ def holds_or_refused(case) -> None:
         with pytest.raises(SeedRefused, match=f"seed {facts.seed_id} refused: no numeric claim"):
             build_organization(facts, random_seed=seed)
         return
-    problems = blocking_problems(facts, seed)
+    problems = blocking_problems(facts, seed, config)
     assert problems == [], f"{facts.seed_id} (seed {seed}): {problems[:5]}"
 
 
 @PROPERTY
-@given(papers())
-def test_every_drawn_paper_builds_a_checked_week_or_is_refused(case):
-    holds_or_refused(case)
+@given(papers(), configs())
+def test_every_drawn_paper_builds_a_checked_week_or_is_refused(case, config):
+    holds_or_refused(case, config)
 
 
 def test_the_generator_draws_the_shapes_the_issue_names():
@@ -115,7 +128,7 @@ def test_planted_bug_dropping_a_notion_update_fails_the_property(monkeypatch):
     _planted_drop_first_notion_fix(monkeypatch)
     quick = settings(PROPERTY, max_examples=25, phases=[Phase.generate])
     with pytest.raises(AssertionError, match="needs a Notion update with"):
-        given(papers())(quick(holds_or_refused))()
+        given(papers(), configs())(quick(holds_or_refused))()
 
 
 def test_drawn_papers_plan_byte_identically_for_the_same_seed():
@@ -206,7 +219,6 @@ def test_more_drawn_weeks_render_checked_records_and_all_eight_tasks(case, tmp_p
 def test_drafted_steps_that_break_an_invariant_are_repaired_in_shared_assembly():
     """The LLM path hands its drafts to the same assembly: a slip on a value its row prints twice, and a
     schedule that finishes everything before report v1, come out as a week that passes the checks."""
-    from mmeb_assets.simulation.config import SimulationConfig
     from mmeb_assets.simulation.drafts import ErrorDraft
     from mmeb_assets.simulation.plan import build_event_plan_rules, channel_roles
     from mmeb_assets.simulation.samples import sample_research_facts
