@@ -57,13 +57,20 @@ def _refusal(pdf: Path) -> str:
 def _last_failure(seed: str) -> str:
     """The step failure message of the latest failed run of this partition (best effort)."""
     try:
-        from dagster import DagsterInstance, DagsterRunStatus, RunsFilter
+        from dagster import DagsterEventType, DagsterInstance, DagsterRunStatus, RunsFilter
 
         instance = DagsterInstance.get()
         runs = instance.get_runs(RunsFilter(tags={"dagster/partition": seed}, statuses=[DagsterRunStatus.FAILURE]),
                                  limit=1)
         for run in runs:
-            for record in instance.all_logs(run.run_id):
+            records = instance.all_logs(run.run_id)
+            for record in records:  # a failed blocking check says more than the step it stopped
+                event = record.dagster_event
+                if event is not None and event.event_type == DagsterEventType.ASSET_CHECK_EVALUATION:
+                    data = event.event_specific_data
+                    if not data.passed:
+                        return f"check {data.check_name} failed: {_check_message(data.metadata)}"
+            for record in records:
                 event = record.dagster_event
                 if event is not None and event.is_step_failure and event.step_failure_data.error:
                     err = event.step_failure_data.error
@@ -73,6 +80,14 @@ def _last_failure(seed: str) -> str:
     except Exception as exc:  # the report still prints the files it found
         return f"(no run record: {type(exc).__name__})"
     return ""
+
+
+def _check_message(metadata: dict) -> str:
+    for key in ("first", "problems", "errors", "error", "message"):
+        if key in metadata and str(getattr(metadata[key], "value", metadata[key])).strip():
+            text = str(getattr(metadata[key], "value", metadata[key])).strip().lstrip("- ")
+            return " | ".join(line.strip().lstrip("- ") for line in text.splitlines()[:2])
+    return ", ".join(f"{k}={getattr(v, 'value', v)}" for k, v in list(metadata.items())[:3])
 
 
 def seed_outcome(manifest: Manifest, seed: str, home: Path) -> SeedOutcome:

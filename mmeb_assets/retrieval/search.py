@@ -15,10 +15,30 @@ Hits = list[tuple[str, float]]
 RRF_K = 60
 
 
+EXACT_MAX_FLOATS = 64_000_000  # 256 MB of float32 vectors held for the exact batch path
+_MATRIX_CACHE: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+_MATRIX_CACHE_SIZE = 4
+
+
 def vector_search(table: Any, queries: np.ndarray, k: int = 100, where: str | None = None,
                   chunk: int = 512) -> list[Hits]:
-    """Top-k by cosine similarity for a batch of query vectors (LanceDB list search, exact flat scan
-    when the table has no vector index)."""
+    """Top-k by cosine similarity for a batch of query vectors.
+
+    Without a vector index LanceDB answers a list of queries with one flat scan per query; for a batch
+    that is many times the work of one matrix product. So on an unindexed table of at most
+    EXACT_MAX_FLOATS floats the stored vectors (those passing `where`, filtered by LanceDB) are read
+    once per table version and searched exactly with `numpy_topk`. An indexed or larger table goes
+    to LanceDB's own (ANN) search. Both return the same exact top-k on a flat table."""
+    queries = np.atleast_2d(np.asarray(queries, dtype=np.float32))
+    if len(queries) > 1 and _exact_batch_ok(table):
+        ids, matrix = _filtered_matrix(table, where)
+        return exact_hits(ids, matrix, queries, k)
+    return lance_vector_search(table, queries, k=k, where=where, chunk=chunk)
+
+
+def lance_vector_search(table: Any, queries: np.ndarray, k: int = 100, where: str | None = None,
+                        chunk: int = 512) -> list[Hits]:
+    """LanceDB list search (exact flat scan when the table has no vector index, else its ANN index)."""
     queries = np.atleast_2d(np.asarray(queries, dtype=np.float32))
     results: list[Hits] = [[] for _ in range(len(queries))]
     for start in range(0, len(queries), chunk):
@@ -34,6 +54,63 @@ def vector_search(table: Any, queries: np.ndarray, k: int = 100, where: str | No
     for hits in results:
         hits.sort(key=lambda hit: (-hit[1], hit[0]))
     return results
+
+
+def exact_hits(ids: np.ndarray, matrix: np.ndarray, queries: np.ndarray, k: int) -> list[Hits]:
+    """Exact cosine top-k as hit lists, best first, ties by id (the order LanceDB results get)."""
+    if len(ids) == 0:
+        return [[] for _ in range(len(queries))]
+    idx, scores = numpy_topk(matrix, _unit(queries), k)
+    id_rows = ids[idx].tolist()
+    score_rows = scores.astype(np.float64).tolist()
+    tied = np.any(np.diff(scores, axis=1) == 0, axis=1) if scores.shape[1] > 1 else np.zeros(len(scores), bool)
+    out = []
+    for row_ids, row_scores, has_tie in zip(id_rows, score_rows, tied.tolist()):
+        hits = list(zip(row_ids, row_scores))
+        if has_tie:
+            hits.sort(key=lambda hit: (-hit[1], hit[0]))
+        out.append(hits)
+    return out
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length, unless they already are (re-normalising would move the last bits)."""
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    if np.allclose(norms, 1.0, atol=1e-5):
+        return vectors
+    return vectors / np.where(norms == 0, 1.0, norms)
+
+
+def _exact_batch_ok(table: Any) -> bool:
+    try:
+        if any("vector" in getattr(ix, "columns", []) for ix in table.list_indices()):
+            return False
+        dim = table.schema.field("vector").type.list_size
+        return table.count_rows() * max(1, dim) <= EXACT_MAX_FLOATS
+    except Exception:  # a table that does not expose these: LanceDB's own search
+        return False
+
+
+def _filtered_matrix(table: Any, where: str | None) -> tuple[np.ndarray, np.ndarray]:
+    key = (str(getattr(table, "uri", "") or getattr(table, "name", id(table))), table.version, where or "")
+    if key not in _MATRIX_CACHE:
+        builder = table.search().select(["id", "vector"]).limit(None)
+        if where:
+            builder = builder.where(where)
+        arrow = builder.to_arrow()
+        ids = np.asarray(arrow.column("id").to_pylist(), dtype=object)
+        flat = arrow.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
+        matrix = _unit(flat.reshape(len(ids), -1).astype(np.float32, copy=False)) if len(ids) else flat
+        order = np.argsort(ids, kind="stable")  # rows by id: scores do not depend on the storage order
+        ids, matrix = ids[order], np.ascontiguousarray(matrix[order])
+        while len(_MATRIX_CACHE) >= _MATRIX_CACHE_SIZE:
+            _MATRIX_CACHE.pop(next(iter(_MATRIX_CACHE)))
+        _MATRIX_CACHE[key] = (ids, matrix)
+    return _MATRIX_CACHE[key]
+
+
+def clear_matrix_cache() -> None:
+    _MATRIX_CACHE.clear()
 
 
 def fts_search(table: Any, text: str, k: int = 100, phrase: bool = False, where: str | None = None) -> Hits:
