@@ -20,12 +20,14 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from collections import defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+warnings.filterwarnings("ignore", module="dagster")
 READERS = "reader-latest-mention,reader-first-mention,reader-oracle"
 PER_SEED_MARK = "seed_document"  # the first asset of the per-seed phase
 

@@ -130,6 +130,7 @@ def _mmeb(args: list[str], home: Path, timeout: int, **env) -> subprocess.Comple
                           capture_output=True, text=True, timeout=timeout)
 
 
+@pytest.mark.slow
 def test_parallel_workers_ingest_the_demo_seeds_and_name_the_bad_one(tmp_path):
     """Two spawned workers, the project's graph, one cheap asset: every seed in its own run."""
     (tmp_path / "notes.pdf").write_text("this is not a PDF")
@@ -166,3 +167,17 @@ def test_demo_plus_a_bad_seed_builds_the_aggregates_from_the_rest(tmp_path):
     assert sorted(bench["projects"]) == ["aurora-retrieval", "harbor-emissions", "lumen-vision"]
     assert (home / "evaluation" / "reports" / "leaderboard.md").exists()
     assert "Overall accuracy" in out and "reader-oracle" in out
+
+
+def test_thread_budget_shares_the_cores_between_runs_at_once():
+    from mmeb_assets.build.phases import thread_budget
+
+    seeds = dg.StaticPartitionsDefinition(["a", "b", "c"])
+    assert thread_budget(seeds, [["a"], ["b"], ["c"]], cores=4, workers=2) == [2, 2, 2]
+    assert thread_budget(None, [[None]], cores=4, workers=2) == [4]
+    grid = dg.MultiPartitionsDefinition({"model": dg.StaticPartitionsDefinition(["reader-oracle", "smollm2-135m"]),
+                                         "k": dg.StaticPartitionsDefinition(["10", "50"])})
+    chains = chain_partitions(grid, grid.get_partition_keys())
+    budget = dict(zip((str(c[0]).split("|")[grid.partition_dimension_names.index("model")] for c in chains),
+                      thread_budget(grid, chains, cores=2, workers=2)))
+    assert budget == {"reader-oracle": 1, "smollm2-135m": 2}  # the reader uses no torch

@@ -56,7 +56,10 @@ class Console:
             return
         parts = [f"{label} {done}/{total}" for label, (done, total) in self._bars.items()]
         done, total = next(iter(self._bars.values()))
-        width = max(20, os.get_terminal_size(self.stream.fileno()).columns - 2) if hasattr(self.stream, "fileno") else 100
+        try:
+            width = max(20, os.get_terminal_size(self.stream.fileno()).columns - 2)
+        except (OSError, ValueError, AttributeError):
+            width = 100
         self.stream.write(f"{bar(done, total, 20)} {' | '.join(parts)}"[:width])
         self._shown = True
 

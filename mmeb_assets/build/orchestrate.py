@@ -94,7 +94,8 @@ def build_all(partitions: list[str] | None = None, selection: list[str] | None =
         say = log or console.line
         say(f"Dagster event log: {log_path} (--verbose prints it here)")
         definitions = definitions or load_definitions()
-        phases = plan_tasks(definitions, partitions, selection, instance or DagsterInstance.get(), force)
+        phases = plan_tasks(definitions, partitions, selection, instance or DagsterInstance.get(), force,
+                            default_workers(), n_workers)
         runner = PoolRunner(n_workers, console, build_id) if n_workers > 1 else \
             InlineRunner(console, build_id, instance, definitions)
         announced = False

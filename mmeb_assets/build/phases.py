@@ -74,6 +74,7 @@ class RunTask:
     assets: tuple[str, ...]
     partitions: tuple[str | None, ...]
     force: bool = False
+    threads: int = 0  # torch threads of its runs; 0: the worker's default (cores // workers)
 
 
 def chain_partitions(pdef: PartitionsDefinition | None, keys: list[str | None]) -> list[list[str | None]]:
@@ -88,8 +89,31 @@ def chain_partitions(pdef: PartitionsDefinition | None, keys: list[str | None]) 
     return list(chains.values())
 
 
+def _is_reader(model: str) -> bool:
+    try:
+        from mmeb_assets.evaluation.registry import load_registry
+
+        return load_registry().get(model).backend == "reader"
+    except Exception:  # noqa: BLE001 - unknown or unloadable registry: treat it as a model
+        return False
+
+
+def thread_budget(pdef, chains: list[list[str | None]], cores: int, workers: int) -> list[int]:
+    """Torch threads per chain: the cores shared by the chains that run at once. A phase of one run
+    (an aggregate, the retrievals) gets every core; in the model x k phase the diagnostic readers
+    use no torch, so the model chains share the cores between them."""
+    if len(chains) == 1 and len(chains[0]) == 1:
+        return [cores]
+    if isinstance(pdef, MultiPartitionsDefinition) and "model" in pdef.partition_dimension_names:
+        index = pdef.partition_dimension_names.index("model")
+        readers = [_is_reader(str(chain[0]).split("|")[index]) for chain in chains]
+        heavy = max(1, min(workers, readers.count(False)))
+        return [1 if reader else max(1, cores // heavy) for reader in readers]
+    return [max(1, cores // min(workers, len(chains)))] * len(chains)
+
+
 def plan_tasks(definitions: dg.Definitions, partitions: list[str] | None, selection: list[str] | None,
-               instance, force: bool = False) -> list[list[RunTask]]:
+               instance, force: bool = False, cores: int = 1, workers: int = 1) -> list[list[RunTask]]:
     """Phases as lists of tasks; empty phases (everything deselected) are left out."""
     planned = []
     for index, (pdef, keys) in enumerate(plan_phases(definitions.resolve_asset_graph()), start=1):
@@ -99,5 +123,7 @@ def plan_tasks(definitions: dg.Definitions, partitions: list[str] | None, select
             continue
         names = tuple(k.to_user_string() for k in keys)
         chains = chain_partitions(pdef, partition_keys(pdef, partitions, instance))
-        planned.append([RunTask(index, names, tuple(chain), force) for chain in chains])
+        budget = thread_budget(pdef, chains, cores, workers)
+        planned.append([RunTask(index, names, tuple(chain), force, threads)
+                        for chain, threads in zip(chains, budget)])
     return planned

@@ -47,11 +47,14 @@ def init_worker(threads: int, queue, build_id: str) -> None:
         progress.set_sink(lambda label, done, total: queue.put(("progress", os.getpid(), label, done, total)))
 
 
-def _limit_torch_threads() -> None:
-    import sys
+def _limit_torch_threads(threads: int) -> None:
+    """Set before each run, in the thread that executes it (OpenMP settings are per thread)."""
+    threads = threads or _STATE.get("threads") or 0
+    if not threads:
+        return
+    import torch
 
-    if "torch" in sys.modules and _STATE.get("threads"):
-        sys.modules["torch"].set_num_threads(_STATE["threads"])
+    torch.set_num_threads(threads)
 
 
 def _job_and_instance(instance=None, definitions=None):
@@ -84,7 +87,7 @@ def run_one(task: RunTask, partition: str | None, instance=None, build_id: str =
             if not keys:
                 return RunOutcome(task.phase, list(task.assets), partition, True, time.monotonic() - started,
                                   skipped=True, peak_rss_mib=peak_rss_mib())
-        _limit_torch_threads()
+        _limit_torch_threads(task.threads)
         result = job.execute_in_process(instance=instance, partition_key=partition, asset_selection=keys,
                                         raise_on_error=False, tags=tags)
         events = result.all_events
