@@ -65,6 +65,17 @@ def _as_key(partitions_def, key):
     return key
 
 
+LEFT_OUT_TAG = "mmeb/left_out"
+
+
+def _left_out_by_run(context: InputContext) -> set[str]:
+    try:
+        tags = context.step_context.dagster_run.tags
+    except Exception:  # noqa: BLE001 - hand-built contexts have no run
+        return set()
+    return {key for key in (tags.get(LEFT_OUT_TAG) or "").split(",") if key}
+
+
 class PydanticJsonIOManager(ConfigurableIOManager):
     """Atomic JSON files; loads a dict partition->object when an input spans partitions."""
 
@@ -102,11 +113,16 @@ class PydanticJsonIOManager(ConfigurableIOManager):
         return self._load_many(context, name, [_as_key(pdef, k) for k in keys], pdef)
 
     def _load_many(self, context: InputContext, name: str, keys, pdef) -> dict[str, Any]:
-        """Aggregates read what exists: a failed seed is left out (and logged), not fatal."""
+        """Aggregates read what exists: a failed seed is left out (and logged), not fatal. So is a
+        partition the build names in the run's `mmeb/left_out` tag (it failed in this build: its
+        file may be stale, or written before a blocking check failed)."""
         loaded, missing = {}, []
+        excluded = _left_out_by_run(context)
         for key in keys:
             path = self._path(name, key, pdef)
-            if path.exists():
+            if str(key) in excluded:
+                missing.append(str(key))
+            elif path.exists():
                 loaded[str(key)] = _load(path)
             else:
                 missing.append(str(key))

@@ -10,6 +10,7 @@ import threading
 import time
 import uuid
 from concurrent.futures import as_completed
+from dataclasses import replace
 from typing import Callable
 
 import dagster as dg
@@ -104,6 +105,8 @@ def build_all(partitions: list[str] | None = None, selection: list[str] | None =
                 if report.left_out and tasks[0].partitions == (None,) and not announced:
                     say(f"  aggregates: built from the partitions that succeeded; left out: {', '.join(report.left_out)}")
                     announced = True
+                if report.left_out:
+                    tasks = [replace(task, left_out=tuple(report.left_out)) for task in tasks]
                 outcomes = _run_phase(runner, tasks, number, len(phases), say, console)
                 report.outcomes.extend(outcomes)
                 report.left_out += [o.partition for o in outcomes

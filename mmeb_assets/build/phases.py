@@ -75,6 +75,7 @@ class RunTask:
     partitions: tuple[str | None, ...]
     force: bool = False
     threads: int = 0  # torch threads of its runs; 0: the worker's default (cores // workers)
+    left_out: tuple[str, ...] = ()  # partitions that failed earlier in the build: aggregates skip them
 
 
 def chain_partitions(pdef: PartitionsDefinition | None, keys: list[str | None]) -> list[list[str | None]]:

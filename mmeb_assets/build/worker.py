@@ -16,6 +16,7 @@ from dagster import AssetKey, DagsterInstance
 
 from mmeb_assets.build.outcome import RunOutcome, check_warnings, failure_reason
 from mmeb_assets.build.phases import RunTask, load_definitions
+from mmeb_resources.io_manager import LEFT_OUT_TAG
 
 _STATE: dict = {}
 PR_SET_PDEATHSIG = 1
@@ -78,6 +79,8 @@ def run_one(task: RunTask, partition: str | None, instance=None, build_id: str =
     started = time.monotonic()
     keys = [AssetKey.from_user_string(name) for name in task.assets]
     tags = {"mmeb/launched_by": "mmeb build", "mmeb/build_id": build_id or _STATE.get("build_id", "")}
+    if task.left_out:  # read by the IO manager: a failed seed's stale or unchecked files stay out
+        tags[LEFT_OUT_TAG] = ",".join(task.left_out)
     run_id, materialized, warnings = "", 0, []
     try:
         if not task.force:  # resume (operations/resume.py): only what is not up to date
