@@ -200,17 +200,17 @@ KILLED = -signal.SIGKILL
 
 def materialization_counts(home: Path) -> dict[tuple[str, str], int]:
     """(asset, partition) -> how many times it was materialized in this home's Dagster instance."""
-    from dagster import DagsterEventType, DagsterInstance, EventRecordsFilter
+    from dagster import AssetRecordsFilter, DagsterInstance
     from dagster._core.instance.ref import InstanceRef
 
     instance = DagsterInstance.from_ref(InstanceRef.from_dir(str(home / "dagster")))
     counts: dict[tuple[str, str], int] = {}
     try:
-        records = instance.get_event_records(EventRecordsFilter(DagsterEventType.ASSET_MATERIALIZATION), limit=100000)
-        for record in records:
-            event = record.event_log_entry.dagster_event
-            key = (event.asset_key.to_user_string(), str(event.partition or "-"))
-            counts[key] = counts.get(key, 0) + 1
+        for asset_key in instance.get_asset_keys():
+            records = instance.fetch_materializations(AssetRecordsFilter(asset_key=asset_key), limit=10000).records
+            for record in records:
+                key = (asset_key.to_user_string(), str(record.partition_key or "-"))
+                counts[key] = counts.get(key, 0) + 1
     finally:
         instance.dispose()
     return counts

@@ -7,17 +7,20 @@ partition is up to date, and skipped, when all of these hold:
 - Dagster's staleness says FRESH: it has a materialization, its code version is the current one,
   and the data versions of its inputs are those it was computed from (per-seed assets content-hash
   their data versions, see `versioning.py`, so an upstream rerun with identical content is no cause);
-- the file the IO manager wrote for it (the `path` in the materialization's metadata) still exists;
-- every blocking check of it has passed after that materialization (a run killed between an asset
-  and its checks left the gate unevaluated, so the asset runs again and its checks with it).
+- the file the IO manager writes for it still exists under the current data home;
+- every blocking check of it passed on that materialization (a run killed between an asset and its
+  checks left the gate unevaluated, so the asset runs again and its checks with it).
 
 An asset that runs takes all its descendants in the same run along, since their inputs may change.
-Later phases are planned after earlier ones ran, so they see those new materializations.
+Later phases are planned after earlier ones ran, so they see those new materializations. (This
+module is part of the `operations` stage, whose code version `record_lineage` carries: editing it
+marks that one asset stale.)
 """
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+
 from dagster import AssetKey, DagsterInstance
 from dagster._core.definitions.data_version import CachingStaleStatusResolver, StaleStatus
 from dagster._core.event_api import AssetRecordsFilter, PartitionKeyFilter
