@@ -71,3 +71,22 @@ def test_invalid_replies_are_evicted_but_valid_ones_are_served_from_the_cache(tm
         assert len(server.requests) == 1          # the invalid reply was not served from the cache
         llm.generate_json(template, {"what": "seven"}, Answer, stage="t")
         assert len(server.requests) == 1          # the valid one is
+
+
+def test_a_ledger_written_before_failures_were_counted_is_migrated(tmp_path):
+    import sqlite3
+
+    from mmeb_resources.llm_ledger import UsageLedger
+
+    path = tmp_path / "ledger.sqlite"
+    old = sqlite3.connect(path)
+    old.execute("CREATE TABLE calls (stage TEXT, backend TEXT, model TEXT, cached INTEGER, prompt_tokens INTEGER, "
+                "completion_tokens INTEGER, cost_usd REAL, retries INTEGER)")
+    old.execute("INSERT INTO calls VALUES ('s', 'openai', 'm', 0, 10, 5, 0.0, 2)")
+    old.commit()
+    old.close()
+    ledger = UsageLedger(path)
+    ledger.record(stage="s", backend="openai", model="m", cached=False, prompt_tokens=0, completion_tokens=0,
+                  cost_usd=0.0, retries=1, failed=True)
+    totals = ledger.totals("s")
+    assert (totals.requests, totals.retries, totals.failures, totals.prompt_tokens) == (2, 3, 1, 10)
