@@ -48,3 +48,20 @@ def test_batch_path_equals_numpy_and_sees_new_rows(table):
     tbl.add(pa.table({"id": ["new"], "project": ["a"],
                       "vector": pa.FixedSizeListArray.from_arrays(pa.array(queries[0]), 16)}))
     assert vector_search(tbl, queries, k=7)[0][0][0] == "new"  # a new table version is read again
+
+
+@pytest.mark.parametrize("k", [1, 10, 100])
+def test_threshold_topk_equals_numpy_topk(k):
+    from mmeb_assets.retrieval.search import topk_by_column
+
+    rng = np.random.default_rng(k)
+    matrix, queries = _unit(rng.standard_normal((2500, 32))), _unit(rng.standard_normal((300, 32)))
+    matrix[40] = matrix[7]  # an exact tie inside the top-k: broken by column index
+    queries[0] = matrix[7]
+    idx, scores = numpy_topk(matrix, queries, k)
+    want = [[c for c, _ in sorted(zip(r, s), key=lambda h: (-h[1], h[0]))] for r, s in zip(idx.tolist(), scores.tolist())]
+    got_idx, got_scores = topk_by_column(matrix, queries, k)
+    if k == 1:
+        want[0] = [7]  # a tie at the boundary: argpartition keeps either, the threshold path the lower column
+    assert got_idx.tolist() == want
+    assert np.array_equal(np.sort(got_scores, axis=1), np.sort(scores, axis=1))

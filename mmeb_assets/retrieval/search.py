@@ -57,20 +57,34 @@ def lance_vector_search(table: Any, queries: np.ndarray, k: int = 100, where: st
 
 
 def exact_hits(ids: np.ndarray, matrix: np.ndarray, queries: np.ndarray, k: int) -> list[Hits]:
-    """Exact cosine top-k as hit lists, best first, ties by id (the order LanceDB results get)."""
+    """Exact cosine top-k as hit lists, best first, ties by id (`ids` sorted, as `_filtered_matrix` keeps them)."""
     if len(ids) == 0:
         return [[] for _ in range(len(queries))]
-    idx, scores = numpy_topk(matrix, _unit(queries), k)
-    id_rows = ids[idx].tolist()
-    score_rows = scores.astype(np.float64).tolist()
-    tied = np.any(np.diff(scores, axis=1) == 0, axis=1) if scores.shape[1] > 1 else np.zeros(len(scores), bool)
-    out = []
-    for row_ids, row_scores, has_tie in zip(id_rows, score_rows, tied.tolist()):
-        hits = list(zip(row_ids, row_scores))
-        if has_tie:
-            hits.sort(key=lambda hit: (-hit[1], hit[0]))
-        out.append(hits)
-    return out
+    idx, scores = topk_by_column(matrix, _unit(queries), k)
+    return [list(zip(row_ids, row_scores)) for row_ids, row_scores in zip(ids[idx].tolist(), scores.tolist())]
+
+
+def topk_by_column(matrix: np.ndarray, queries: np.ndarray, k: int, block: int | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The same exact top-k as `numpy_topk`, ties broken by column index. It selects with a value
+    threshold (np.partition on the scores, then a mask) instead of argpartition over every score,
+    which is the slower half of `numpy_topk`."""
+    n = matrix.shape[0]
+    k = min(k, n)
+    block = block or max(1, min(2048, 16_000_000 // max(1, n)))
+    out_idx = np.empty((len(queries), k), dtype=np.int64)
+    out_score = np.empty((len(queries), k), dtype=np.float32)
+    for start in range(0, len(queries), block):
+        sims = queries[start:start + block] @ matrix.T
+        kth = np.partition(sims, n - k, axis=1)[:, n - k]
+        rows, cols = np.nonzero(sims >= kth[:, None])
+        values = sims[rows, cols]
+        order = np.lexsort((cols, -values, rows))
+        rows, cols, values = rows[order], cols[order], values[order]
+        take = np.searchsorted(rows, np.arange(len(sims)))[:, None] + np.arange(k)[None, :]
+        out_idx[start:start + len(sims)] = cols[take]
+        out_score[start:start + len(sims)] = values[take]
+    return out_idx, out_score
 
 
 def _unit(vectors: np.ndarray) -> np.ndarray:
