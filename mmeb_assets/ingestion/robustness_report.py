@@ -120,7 +120,7 @@ def report_table(outcomes: list[SeedOutcome]) -> str:
         total = sum(o.questions.values()) if o.questions else None
         outcome = "complete" if o.complete else f"stopped at {o.stopped_at}: {o.reason}"
         rows.append([o.seed, cell(o.pages), cell(o.tables), cell(o.figures), cell(o.claims), cell(o.records),
-                     *(cell(o.questions.get(t)) if o.questions else "-" for t in TASKS), cell(total), outcome])
+                     *(str(o.questions.get(t, 0)) if o.questions else "-" for t in TASKS), cell(total), outcome])
     widths = [max(len(r[i]) for r in rows) for i in range(len(head) - 1)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  " + r[-1] for r in rows]
     done = sum(o.complete for o in outcomes)
