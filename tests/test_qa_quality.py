@@ -171,3 +171,11 @@ def test_stored_retrievals_feed_the_shortcut_readers(project, tmp_path):
     assert any(scores[t].latest != lexical[t].latest for t in TASKS)
     with pytest.raises(FileNotFoundError, match="no stored retrievals for retriever 'y'"):
         stored_retrievals(tmp_path, "y")
+
+
+def test_by_seed_command_names_missing_retrievals_without_a_traceback(project, tmp_path, capsys):
+    from mmeb_assets.cli import main
+
+    (tmp_path / "projects").mkdir()
+    assert main(["questions", "--by-seed", "--home", str(tmp_path), "--retriever", "minilm"]) == 1
+    assert "no stored retrievals for retriever 'minilm'" in capsys.readouterr().out

@@ -11,7 +11,11 @@ def _cmd_by_seed(args: argparse.Namespace) -> int:
     from mmeb_resources.storage import default_home
 
     home = Path(args.home) if args.home else default_home()
-    table, rows = by_seed(home, args.retriever or "")
+    try:
+        table, rows = by_seed(home, args.retriever or "")
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"mmeb questions --by-seed: {exc}")
+        return 1
     if not rows:
         print(f"no seed project with questions.jsonl under {home / 'projects'} (build through qa_validated first)")
         return 1
