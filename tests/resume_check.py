@@ -41,7 +41,10 @@ def temp_files(home: Path) -> list[str]:
 
 
 def output_digests(home: Path) -> dict[str, str]:
-    return {str(p.relative_to(home)): hashlib.sha256(p.read_bytes()).hexdigest()
+    """relative path -> sha256 of the bytes, the data home's own path written as `<home>` (a note in
+    human_agreement.json names the annotation database by its absolute path)."""
+    marker = str(home.resolve()).encode()
+    return {str(p.relative_to(home)): hashlib.sha256(p.read_bytes().replace(marker, b"<home>")).hexdigest()
             for p in output_files(home) if not TEMP_FILE.match(p.name)}
 
 
