@@ -40,12 +40,19 @@ def temp_files(home: Path) -> list[str]:
     return [str(p.relative_to(home)) for p in output_files(home) if TEMP_FILE.match(p.name)]
 
 
-def output_digests(home: Path) -> dict[str, str]:
+def output_digests(home: Path, *other_homes: Path) -> dict[str, str]:
     """relative path -> sha256 of the bytes, the data home's own path written as `<home>` (a note in
-    human_agreement.json names the annotation database by its absolute path)."""
-    marker = str(home.resolve()).encode()
-    return {str(p.relative_to(home)): hashlib.sha256(p.read_bytes().replace(marker, b"<home>")).hexdigest()
-            for p in output_files(home) if not TEMP_FILE.match(p.name)}
+    human_agreement.json names the annotation database by its absolute path). `other_homes`: homes
+    this one was copied from, whose path a file that was rightly not rebuilt still carries."""
+    markers = [str(h.resolve()).encode() for h in (home, *other_homes)]
+
+    def digest(path: Path) -> str:
+        data = path.read_bytes()
+        for marker in markers:
+            data = data.replace(marker, b"<home>")
+        return hashlib.sha256(data).hexdigest()
+
+    return {str(p.relative_to(home)): digest(p) for p in output_files(home) if not TEMP_FILE.match(p.name)}
 
 
 def _parse(path: Path) -> None:

@@ -32,7 +32,7 @@ def assert_same_outputs(home: Path, reference: Path) -> None:
     assert artifact_problems(home) == []
     assert index_problems(home) == []
     assert duplicate_ids(home) == []
-    got, want = output_digests(home), output_digests(reference)
+    got, want = output_digests(home, reference), output_digests(reference)
     assert sorted(set(want) - set(got)) == [], "outputs missing after the rerun"
     assert sorted(set(got) - set(want)) == [], "outputs the reference does not have"
     assert [name for name in want if got[name] != want[name]] == [], "outputs that differ from the reference"
