@@ -115,8 +115,11 @@ CLOCK = re.compile(r"\b\d{4}-\d{2}-\d{2} \d{2}:\d{2}\b")
 
 
 def pixel_only_values(facts: SourceFacts, plan: EventPlan) -> set[str]:
-    """Image-only values that no table, claim, config, item or invented fact also states. Values under
-    3 characters (axis ticks like '2') are not policed, as in the plan's `pixel_only_values`."""
+    """Image-only values that no table, claim, config, item or invented fact also states. As in the
+    plan's `pixel_only_values`, only value-like strings are policed: 3 characters or more (not axis
+    ticks like '2') and holding a digit (a diagram's 'detection head' label is a word anyone may say)."""
+    from mmeb_assets.simulation.plan import PIXEL_VALUE
+
     stated = {c for t in facts.tables for row in t.rows for c in row} | {h for t in facts.tables for h in t.header}
     stated |= {v for c in facts.textual.claims for v in c.value_strings}
     stated |= {c.value for c in facts.textual.config_facts}
@@ -125,7 +128,7 @@ def pixel_only_values(facts: SourceFacts, plan: EventPlan) -> set[str]:
     stated |= {v.value for f in plan.evolving_facts for v in f.versions}
     stated |= {c for d in plan.decisions for c in d.cites}
     return {f.value for v in facts.visual for f in v.image_only_facts
-            if len(f.value.strip()) >= 3 and f.value not in stated}
+            if len(f.value.strip()) >= 3 and PIXEL_VALUE.match(f.value.strip()) and f.value not in stated}
 
 
 def check_pixel_only(rs: RecordSet, facts: SourceFacts, plan: EventPlan) -> list[str]:
