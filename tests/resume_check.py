@@ -21,6 +21,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+from demo_home import SUITE_SAMPLE_SIZE
+
 REPO = Path(__file__).resolve().parents[1]
 NOT_OUTPUTS = ("dagster", "cache", "lance", "logs")
 TEMP_FILE = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")  # mmeb_resources.storage.atomic_write_bytes
@@ -171,7 +173,8 @@ def duplicate_ids(home: Path) -> list[str]:
 def build_env(home: Path, **extra: str) -> dict:
     env = dict(os.environ)
     env.update(MMEB_HOME=str(home), DAGSTER_HOME=str(home / "dagster"), MMEB_MANIFEST="demo",
-               HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
+               HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", TOKENIZERS_PARALLELISM="false",
+               MMEB_SAMPLE_SIZE=SUITE_SAMPLE_SIZE)
     for key in ("MMEB_LLM_BACKEND", "MMEB_CRASH_AT", "MMEB_CRASH_STATE", "MMEB_CRASH_GROUP"):
         env.pop(key, None)
     env.update(extra)
