@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from mmeb_assets.qa.families.base import GenContext, draft, ids
 from mmeb_assets.qa.families.disagree import _lagging_record, where
-from mmeb_assets.qa.families.temporal import version_record
+from mmeb_assets.qa.families.temporal import announced_changes, version_record
 from mmeb_assets.qa.text import channel_ref, moment_between, when
 from mmeb_assets.schema import Derivation, QAItem, Record
 
@@ -14,17 +14,11 @@ from mmeb_assets.schema import Derivation, QAItem, Record
 def _changes(ctx: GenContext):
     """(fact, old, new, announcing record, board record updated to the new value or None)."""
     index, out = ctx.index, []
-    for fact in index.plan.evolving_facts:
-        for old, new in zip(fact.versions, fact.versions[1:]):
-            if old.value == new.value or new.cause != "change":
-                continue
-            announced = version_record(ctx, fact, new)
-            if announced is None:
-                continue
-            boards = [r for e in index.plan.events if e.kind == "notion_update" and fact.id in e.refs
-                      and e.time >= new.time for r in index.event_records(e.id, new.value)
-                      if not index.shows(r, old.value)]
-            out.append((fact, old, new, announced, boards[0] if boards else None))
+    for fact, old, new, announced in announced_changes(ctx):
+        boards = [r for e in index.plan.events if e.kind == "notion_update" and fact.id in e.refs
+                  and e.time >= new.time for r in index.event_records(e.id, new.value)
+                  if not index.shows(r, old.value)]
+        out.append((fact, old, new, announced, boards[0] if boards else None))
     return out
 
 

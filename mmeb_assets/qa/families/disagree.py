@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from mmeb_assets.qa.families.base import GenContext, draft, ids
 from mmeb_assets.qa.families.conflict import _correction_record, _stale_records, _target
-from mmeb_assets.qa.families.temporal import version_record
+from mmeb_assets.qa.families.temporal import announced_changes, version_record
 from mmeb_assets.qa.phrasing import sentence, source_name
 from mmeb_assets.qa.text import channel_ref, moment_between, when
 from mmeb_assets.schema import Derivation, QAItem, Record
@@ -102,30 +102,26 @@ def _evolving_disagree(ctx: GenContext) -> list[QAItem]:
 
 def _lagging(ctx: GenContext) -> list[QAItem]:
     """A change announced in one source while another still shows the previous value."""
-    index, out = ctx.index, []
-    for fact in index.plan.evolving_facts:
-        for old, new in zip(fact.versions, fact.versions[1:]):
-            if old.value == new.value or new.cause != "change":
-                continue
-            announced = version_record(ctx, fact, new)
-            lag = _lagging_record(ctx, fact, old, new, announced)
-            if announced is None or lag is None:
-                continue
-            record, moment = lag
-            q = (f"On {when(moment)}, {where(record)} still gave the {fact.subject} as {old.value}. "
-                 f"Which value was in force at that time?")
-            answer = (f"{new.value}: it was changed from {old.value} in "
-                      f"{channel_ref(announced.channel) or announced.source} on {when(announced.timestamp)}.")
-            out.append(draft(
-                ctx, "cross_source_conflict", "cross_source.lagging", q, answer, value=new.value,
-                evidence=ids([record, announced]), boundary=when(moment),
-                steps=[(f"{sentence(where(record))} shows {old.value}.", [record.id]),
-                       (f"On {when(announced.timestamp)} it was changed to {new.value}.", [announced.id]),
-                       (f"So at {when(moment)} the value in force was {new.value}.", [])],
-                derivation=Derivation(kind="corrected_value", operands=[old.value, new.value], result=new.value,
-                                      fact_key=fact.id, premise_values=[old.value],
-                                      competing_values=[v.value for v in fact.versions if v.value != new.value]),
-            ))
+    out = []
+    for fact, old, new, announced in announced_changes(ctx):
+        lag = _lagging_record(ctx, fact, old, new, announced)
+        if lag is None:
+            continue
+        record, moment = lag
+        q = (f"On {when(moment)}, {where(record)} still gave the {fact.subject} as {old.value}. "
+             f"Which value was in force at that time?")
+        answer = (f"{new.value}: it was changed from {old.value} in "
+                  f"{channel_ref(announced.channel) or announced.source} on {when(announced.timestamp)}.")
+        out.append(draft(
+            ctx, "cross_source_conflict", "cross_source.lagging", q, answer, value=new.value,
+            evidence=ids([record, announced]), boundary=when(moment),
+            steps=[(f"{sentence(where(record))} shows {old.value}.", [record.id]),
+                   (f"On {when(announced.timestamp)} it was changed to {new.value}.", [announced.id]),
+                   (f"So at {when(moment)} the value in force was {new.value}.", [])],
+            derivation=Derivation(kind="corrected_value", operands=[old.value, new.value], result=new.value,
+                                  fact_key=fact.id, premise_values=[old.value],
+                                  competing_values=[v.value for v in fact.versions if v.value != new.value]),
+        ))
     return out
 
 

@@ -21,6 +21,18 @@ def version_record(ctx: GenContext, fact: EvolvingFact, version: FactVersion) ->
     return near[0] if near else None
 
 
+def announced_changes(ctx: GenContext):
+    """(fact, old, new, announcing record) for every real change of an evolving fact (not a slip or
+    its correction) whose new value some record states."""
+    for fact in ctx.index.plan.evolving_facts:
+        for old, new in zip(fact.versions, fact.versions[1:]):
+            if old.value == new.value or new.cause != "change":
+                continue
+            announced = version_record(ctx, fact, new)
+            if announced is not None:
+                yield fact, old, new, announced
+
+
 def final_record(ctx: GenContext, fact: EvolvingFact) -> Record | None:
     """Where the final value stands at the end of the week: the tracker entry updated to it, else its message."""
     index, last = ctx.index, fact.versions[-1]
