@@ -120,9 +120,7 @@ class PydanticJsonIOManager(ConfigurableIOManager):
         excluded = _left_out_by_run(context)
         for key in keys:
             path = self._path(name, key, pdef)
-            if str(key) in excluded:
-                missing.append(str(key))
-            elif path.exists():
+            if str(key) not in excluded and path.exists():
                 loaded[str(key)] = _load(path)
             else:
                 missing.append(str(key))
