@@ -27,7 +27,7 @@ def vector_search(table: Any, queries: np.ndarray, k: int = 100, where: str | No
     Without a vector index LanceDB answers a list of queries with one flat scan per query; for a batch
     that is many times the work of one matrix product. So on an unindexed table of at most
     EXACT_MAX_FLOATS floats the stored vectors (those passing `where`, filtered by LanceDB) are read
-    once per table version and searched exactly with `numpy_topk`. An indexed or larger table goes
+    once per table version and searched exactly with `topk_by_column` (the same top-k as `numpy_topk`). An indexed or larger table goes
     to LanceDB's own (ANN) search. Both return the same exact top-k on a flat table."""
     queries = np.atleast_2d(np.asarray(queries, dtype=np.float32))
     if len(queries) > 1 and _exact_batch_ok(table):
@@ -111,10 +111,9 @@ def _filtered_matrix(table: Any, where: str | None) -> tuple[np.ndarray, np.ndar
         builder = table.search().select(["id", "vector"]).limit(None)
         if where:
             builder = builder.where(where)
-        arrow = builder.to_arrow()
-        ids = np.asarray(arrow.column("id").to_pylist(), dtype=object)
-        flat = arrow.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
-        matrix = _unit(flat.reshape(len(ids), -1).astype(np.float32, copy=False)) if len(ids) else flat
+        id_list, matrix = _arrow_matrix(builder.to_arrow())
+        ids = np.asarray(id_list, dtype=object)
+        matrix = _unit(matrix) if len(ids) else matrix
         order = np.argsort(ids, kind="stable")  # rows by id: scores do not depend on the storage order
         ids, matrix = ids[order], np.ascontiguousarray(matrix[order])
         while len(_MATRIX_CACHE) >= _MATRIX_CACHE_SIZE:
@@ -181,7 +180,11 @@ def numpy_topk(matrix: np.ndarray, queries: np.ndarray, k: int, block: int | Non
 
 def table_matrix(table: Any) -> tuple[list[str], np.ndarray]:
     """All ids and vectors of a table (for exact search and checks)."""
-    arrow = table.to_arrow().select(["id", "vector"])
+    return _arrow_matrix(table.to_arrow().select(["id", "vector"]))
+
+
+def _arrow_matrix(arrow) -> tuple[list[str], np.ndarray]:
+    """An Arrow table's `id` column and its fixed-size `vector` column as one float32 matrix."""
     ids = arrow.column("id").to_pylist()
     flat = arrow.column("vector").combine_chunks().flatten().to_numpy(zero_copy_only=False)
     return ids, flat.reshape(len(ids), -1).astype(np.float32)
