@@ -10,6 +10,7 @@ form with different content is a conflict (HTTP 409) that keeps the stored judgm
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import sqlite3
 from dataclasses import dataclass
@@ -103,11 +104,19 @@ def connect(path: Path | str | None = None, *, create: bool = True) -> sqlite3.C
     if not create and not path.exists():
         raise FileNotFoundError(f"annotation database not found: {path} (run `mmeb annotate` first)")
     path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path, timeout=15, isolation_level=None)
-    conn.row_factory = sqlite3.Row
-    conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute("PRAGMA journal_mode = WAL")
-    migrate(conn)
+    # Switching a new file to WAL and migrating it can answer "database is locked" at once, without
+    # waiting on the busy timeout, when several processes or threads open it together: set-up is
+    # serialized by an advisory lock on a sibling file (flock holds across threads and processes).
+    with open(path.with_name(path.name + ".setup-lock"), "a+b") as lock_file:
+        fcntl.flock(lock_file, fcntl.LOCK_EX)
+        try:
+            conn = sqlite3.connect(path, timeout=15, isolation_level=None)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA journal_mode = WAL")
+            migrate(conn)
+        finally:
+            fcntl.flock(lock_file, fcntl.LOCK_UN)
     return conn
 
 
