@@ -179,3 +179,56 @@ def test_by_seed_command_names_missing_retrievals_without_a_traceback(project, t
     (tmp_path / "projects").mkdir()
     assert main(["questions", "--by-seed", "--home", str(tmp_path), "--retriever", "minilm"]) == 1
     assert "no stored retrievals for retriever 'minilm'" in capsys.readouterr().out
+
+
+def test_evidence_floors_swap_within_a_task_until_the_targets_hold(project):
+    """A mix that took plain evidence first (the worst case) is lifted to the 3+-record and 2+-source
+    floors by swaps that keep every task's count and every conflict's position bucket."""
+    from collections import Counter
+
+    from mmeb_assets.qa.evidence_floors import _find_swap, evidence_floors, raise_evidence_floors
+    from mmeb_assets.qa.mix import DEFERRED
+
+    index, _ = project
+    items = generate_rule_items(make_context(index, make_provenance(SEED, "qa", "rules")))
+    kept, _ = validate_items(items, index)
+    plain_first = lambda i: "plain" if evidence_shape(i) == "plain" else DEFERRED  # noqa: E731
+    selected, left_out = select_mix(kept, PAPER_MIX, 40, SEED, plain_first)
+    bucket = selection_bucket(index)
+    floors = evidence_floors(index)
+    before = seed_quality(SEED, selected, index)
+    assert before.multi_record < 0.18  # the planted deficit
+    lifted, rest, swaps = raise_evidence_floors(selected, left_out, index, bucket)
+    after = seed_quality(SEED, lifted, index)
+    assert swaps > 0 and after.multi_record > before.multi_record
+    for floor, share in zip(floors, (after.multi_record, after.multi_source)):
+        # a floor still missed is one no allowed swap can raise (the fixture's left-out items are few)
+        assert share >= floor.share or _find_swap(lifted, rest, floor, floors, bucket) is None
+    assert Counter(i.task for i in lifted) == Counter(i.task for i in selected)
+    prefix = lambda i: (i.task, bucket(i).partition("|")[0] if "|" in bucket(i) else "")  # noqa: E731
+    assert Counter(map(prefix, lifted)) == Counter(map(prefix, selected))
+    assert sorted(i.id for i in lifted + rest) == sorted(i.id for i in selected + left_out)
+    assert len({i.id for i in lifted}) == len(lifted)
+    for floor in floors:
+        assert sum(map(floor.holds, lifted)) >= sum(map(floor.holds, selected))
+    assert raise_evidence_floors(lifted, rest, index, bucket)[2] == 0  # a second pass has nothing to do
+
+
+def test_position_balance_swaps_cross_source_items_into_the_band(project):
+    """Kept cross-source golds that all sit on the first-posted side are brought into the 40-60% band
+    by exchanging one for a left-out later-posted item; the count of cross-source items stays."""
+    from mmeb_assets.qa.evidence_floors import _first_share, raise_evidence_floors
+
+    index, _ = project
+    items = generate_rule_items(make_context(index, make_provenance(SEED, "qa", "rules")))
+    kept, _ = validate_items(items, index)
+    xsc = [i for i in kept if i.task == "cross_source_conflict"]
+    assert len(xsc) >= 3
+    side = {i.id: "first" for i in xsc[:-1]} | {xsc[-1].id: "later"}  # planted: where each gold was posted
+    bucket = lambda item: f"{side[item.id]}|plain" if item.id in side else "plain"  # noqa: E731
+    selected, left_out = xsc[:-1], [xsc[-1]]
+    assert _first_share(selected, bucket) == 1.0
+    lifted, rest, swaps = raise_evidence_floors(selected, left_out, index, bucket)
+    assert swaps == 1 and 0.4 <= _first_share(lifted, bucket) <= 0.6
+    assert len(lifted) == len(selected) and {i.id for i in lifted + rest} == {i.id for i in xsc}
+    assert raise_evidence_floors(lifted, rest, index, bucket)[2] == 0

@@ -7,6 +7,7 @@ import dagster as dg
 from mmeb_assets.partitions import seed_partitions_def
 from mmeb_assets.provenance import code_version, content_hash, make_provenance
 from mmeb_assets.qa.evidence import ProjectIndex
+from mmeb_assets.qa.evidence_floors import raise_evidence_floors
 from mmeb_assets.qa.export import write_parquet, write_questions_jsonl
 from mmeb_assets.qa.generate import generate_rule_items, make_context
 from mmeb_assets.qa.mix import PAPER_MIX, achieved_mix, normalize_mix, select_mix
@@ -91,7 +92,11 @@ def qa_validated(context: dg.AssetExecutionContext, config: QAValidationConfig, 
     use_llm = config.validator == "llm" or (config.validator == "auto" and not llm.offline)
     validator = LLMValidator(llm, index) if use_llm else None
     kept, dropped = validate_items(qa_items.items, index, validator)
-    selected, left_out = select_mix(kept, config.mix(), config.target_per_project, seed, selection_bucket(index))
+    bucket = selection_bucket(index)
+    selected, left_out = select_mix(kept, config.mix(), config.target_per_project, seed, bucket)
+    selected, left_out, swaps = raise_evidence_floors(selected, left_out, index, bucket)
+    order = {t: n for n, t in enumerate(TASKS)}
+    selected.sort(key=lambda i: (order[i.task], i.id))
     generator = llm.generator_name if use_llm else "rules"
     provenance = make_provenance(seed, "qa", generator, model=llm.model if use_llm else "", code=CODE,
                                  inputs={"qa_items": content_hash(qa_items), "mix": config.mix(),
@@ -103,6 +108,7 @@ def qa_validated(context: dg.AssetExecutionContext, config: QAValidationConfig, 
     drops = Counter(i.validation.category for i in dropped)
     return versioned(qa_set, {
         "kept": len(selected), "dropped": len(dropped), "passed_not_selected": len(left_out),
+        "evidence_floor_swaps": swaps,
         "questions_jsonl": str(path), "mix": dg.MetadataValue.json(achieved_mix(selected)),
         "by_task": dg.MetadataValue.md(_task_md(selected)),
         "drop_categories": dg.MetadataValue.json(dict(sorted(drops.items()))),
