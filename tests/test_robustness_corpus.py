@@ -95,3 +95,6 @@ def test_report_reads_a_data_home(tmp_path):
     assert outcomes[1].stopped_at == "ingestion" and f"{LOGO.filename}: no text layer" in outcomes[1].reason
     text = report_table(outcomes)
     assert "1 of 2 seeds complete; 2 records, 3 questions" in text and "stopped at ingestion" in text
+    assert text.endswith("every corpus seed as expected (build / refuse)")  # the logo is refused, as listed
+    outcomes[1].stopped_at = ""   # had the logo built, the report would say so
+    assert report_table(outcomes).endswith(f"not as expected: {LOGO.id} (expected refuse, built)")

@@ -127,4 +127,15 @@ def report_table(outcomes: list[SeedOutcome]) -> str:
     lines.append(f"{done} of {len(outcomes)} seeds complete; "
                  f"{sum(o.records or 0 for o in outcomes)} records, "
                  f"{sum(sum(o.questions.values()) for o in outcomes)} questions")
+    lines += unexpected_lines(outcomes)
     return "\n".join(lines)
+
+
+def unexpected_lines(outcomes: list[SeedOutcome]) -> list[str]:
+    """Seeds of the corpus whose outcome differs from the expectation in its SOURCES row."""
+    from mmeb_assets.ingestion.robustness_corpus import CORPUS
+
+    expected = {c.id: c.expect for c in CORPUS}
+    odd = [f"{o.seed} (expected {expected[o.seed]}, {'built' if o.complete else 'refused at ' + o.stopped_at})"
+           for o in outcomes if o.seed in expected and (expected[o.seed] == "build") != o.complete]
+    return [f"not as expected: {', '.join(odd)}"] if odd else ["every corpus seed as expected (build / refuse)"]
