@@ -25,7 +25,8 @@ from mmeb_assets.simulation.checks_content import check_plan
 from mmeb_assets.simulation.checks_org import check_organization
 from mmeb_assets.simulation.random_facts import SHAPES, random_source_facts
 
-BLOCKING = ("references", "order", "errors", "access", "documents", "drafts")  # the blocking plan checks
+BLOCKING = ("references", "order", "errors", "access", "documents", "drafts",
+            "decisions")  # the blocking plan checks, and the decisions check (a warning in Dagster) the planner also meets
 PROPERTY = settings(max_examples=300, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
 

@@ -64,7 +64,8 @@ def _candidates(item: QAItem, ctx: GenContext) -> list[tuple[str, str, str]]:
     elif family in ("temporal.as_of", "temporal.latest", "temporal.before"):
         fact = next((f for f in ctx.index.plan.evolving_facts if f.id == key), None)
         if fact:
-            subject = SUBJECTS[stable_rank(item.q) % len(SUBJECTS)]
+            # named for the project's customer, as the real subjects are (the workspace is shared)
+            subject = f"{SUBJECTS[stable_rank(item.q) % len(SUBJECTS)]} for {ctx.index.org.customer.name}"
             new = _replace(item.q, fact.subject, subject)
             if new:
                 out.append((new, subject, f"subject '{fact.subject}' -> '{subject}'"))

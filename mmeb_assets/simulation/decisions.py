@@ -48,21 +48,38 @@ def _release(org, items, errors, config, anchors) -> list[DecisionDraft]:
         cites=[rv, refv])]
 
 
+def _fixed_values_by(errors: list[ScriptedError], items: list[PlanItem], values: set[str],
+                     config: SimulationConfig) -> float:
+    """When the last error that corrects one of `values` (in an item that holds it) is fixed; a decision
+    citing the values must come after it (the plan check `check_decisions`)."""
+    holders = {i.id for i in items if values & set(i.values.values())}
+    return max((to_frac(config, e.fixed_at) for e in errors
+                if e.correct_value in values and e.target.split(":")[0] in holders), default=0.0)
+
+
 def _writeup(org, items, errors, config, anchors, channels) -> list[DecisionDraft]:
     analysis = [i for i in items if i.kind == "analysis"]
     if len(analysis) < 2:
         return []
-    lo = min(analysis, key=lambda i: _num(_primary(i)[1]))
-    hi = max(analysis, key=lambda i: _num(_primary(i)[1]))
+    bound = anchors.report_v2 - 0.008
+
+    def ready_at(item: PlanItem) -> float:
+        return max(to_frac(config, item.completed_at), _fixed_by(errors, {item.id}, config),
+                   _fixed_values_by(errors, items, {_primary(item)[1]}, config)) + 0.01
+
+    # prefer results that are final before the second report, so the decision can precede it
+    ready = [i for i in analysis if ready_at(i) <= bound]
+    pool = ready if len(ready) >= 2 else analysis
+    lo = min(pool, key=lambda i: _num(_primary(i)[1]))
+    hi = max(pool, key=lambda i: _num(_primary(i)[1]))
     col, lv = _primary(lo)
     hv = hi.values.get(col, _primary(hi)[1])
-    when = max(to_frac(config, lo.completed_at), to_frac(config, hi.completed_at),
-               _fixed_by(errors, {lo.id, hi.id}, config)) + 0.01
+    when = max(ready_at(lo), ready_at(hi), _fixed_values_by(errors, items, {hv, lv}, config) + 0.01)
     return [DecisionDraft(
         id="", title=f"Lead the write-up with {hi.label}",
         body=f"The write-up leads with {hi.label} ({hv}) and explains {lo.label} ({lv}).",
         rationale=f"The contrast is the clearest story for the customer: {hv} versus {lv} on {col}.",
-        decided_by=org.report_author_id, at=_slot(config, min(when, anchors.report_v2 - 0.008)),
+        decided_by=org.report_author_id, at=_slot(config, when),
         channel=channels["work"], cites=[hv, lv])]
 
 

@@ -9,16 +9,18 @@ from mmeb_assets.simulation.drafts import EvolvingDraft, VersionDraft
 from mmeb_assets.simulation.schedule import Anchors, _slot
 from mmeb_assets.simulation.timeline import worktime
 
+# Subjects name the project's customer: the retrieval workspace holds every project, so a subject
+# shared by all projects of an archetype would make the same question ask about 30 different facts.
 OPTIONS = {
-    "research_lab": ("hosting option for the pilot", ["single on-prem GPU node", "managed cloud endpoint",
+    "research_lab": ("hosting option for the {customer} pilot", ["single on-prem GPU node", "managed cloud endpoint",
                                                       "customer VPC deployment"]),
-    "analysis_firm": ("format of the client deliverable", ["slide deck only", "written report plus deck",
+    "analysis_firm": ("format of the {customer} deliverable", ["slide deck only", "written report plus deck",
                                                            "report, deck and indicator dashboard"]),
 }
-BUDGET = {"research_lab": ("GPU budget for the final sweep", ["120 GPU-hours", "180 GPU-hours", "150 GPU-hours"]),
-          "analysis_firm": ("fieldwork budget", ["EUR 18,000", "EUR 24,500", "EUR 21,000"])}
-SIZE = {"research_lab": ("evaluation sample for the customer demo", ["2,000 queries", "5,000 queries", "3,500 queries"]),
-        "analysis_firm": ("survey sample size", ["1,200 respondents", "1,850 respondents", "1,500 respondents"])}
+BUDGET = {"research_lab": ("GPU budget for the final {customer} sweep", ["120 GPU-hours", "180 GPU-hours", "150 GPU-hours"]),
+          "analysis_firm": ("fieldwork budget for {customer}", ["EUR 18,000", "EUR 24,500", "EUR 21,000"])}
+SIZE = {"research_lab": ("evaluation sample for the {customer} demo", ["2,000 queries", "5,000 queries", "3,500 queries"]),
+        "analysis_firm": ("survey sample size for {customer}", ["1,200 respondents", "1,850 respondents", "1,500 respondents"])}
 
 
 def fmt_deadline(when) -> str:
@@ -74,7 +76,7 @@ class EvolvingPlanner:
 
     def _sequence(self, kind: str, spec: tuple[str, list[str]], speaker: str, channel: str, lo: float,
                   hi: float) -> EvolvingDraft:
-        subject, values = spec
+        subject, values = spec[0].format(customer=self.org.customer.name), spec[1]
         n = 3 if self.rng.random() < 0.5 else 2
         fracs = sorted(self.rng.uniform(lo, hi) for _ in range(n))
         for i in range(1, n):
@@ -86,7 +88,8 @@ class EvolvingPlanner:
         return EvolvingDraft(id="", kind=kind, subject=subject, versions=vs)
 
     def option(self) -> EvolvingDraft:
-        subject, values = OPTIONS[self.org.archetype]
+        template, values = OPTIONS[self.org.archetype]
+        subject = template.format(customer=self.org.customer.name)
         first, last = self.rng.sample(values, 2)
         return self._sequence("option", (subject, [first, last, first]), self.org.lead_id, "leads", 0.05,
                               self.a.report_v2 - 0.05)
@@ -98,8 +101,8 @@ class EvolvingPlanner:
 
     def name_fact(self) -> EvolvingDraft:
         code = self.org.project_codename
-        subject = ("name of the customer-facing build" if self.org.archetype == "research_lab"
-                   else "title of the client report")
+        subject = (f"name of the build shown to {self.org.customer.name}" if self.org.archetype == "research_lab"
+                   else f"title of the {self.org.customer.name} report")
         values = ([f"{code} Preview", f"{code} Pilot", f"{code} Pilot Edition"] if self.org.archetype == "research_lab"
                   else [f"{code} Interim Findings", f"{code} Outlook Brief", f"{code} Outlook"])
         return self._sequence("name", (subject, values), self.org.pm_id, self.ch["customer"], 0.1, 0.8)

@@ -156,7 +156,8 @@ def _invented(ctx: GenContext) -> list[QAItem]:
     for fact in ctx.index.plan.invented:
         events = ctx.index.events_of({"invented_fact"}, ref=fact.id)
         if events:
-            q = f"Who reported the {fact.name} that the {ctx.index.org.project_codename} team measured?"
+            q = (f"Who reported the {fact.name} that the {ctx.index.org.project_codename} team at "
+                 f"{ctx.index.org.company_name} measured?")
             made = _author_item(ctx, "attribution.invented", q, events[0].actor, events[0].id, f"the {fact.name}")
             if made:
                 out.append(made)

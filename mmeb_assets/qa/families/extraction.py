@@ -130,7 +130,8 @@ def _invented(ctx: GenContext) -> list[QAItem]:
         if record is None:
             continue
         answer = f"{fact.value} {fact.unit}".strip()
-        q = f"What value did the {ctx.index.org.project_codename} team measure for the {fact.name}?"
+        org = ctx.index.org
+        q = f"What value did the {org.project_codename} team at {org.company_name} measure for the {fact.name}?"
         out.append(draft(
             ctx, "extraction", "extraction.invented", q, answer, value=fact.value, unit=fact.unit,
             evidence=[record.id],
