@@ -10,6 +10,7 @@ from mmeb_assets.qa.evidence import ProjectIndex
 from mmeb_assets.qa.evidence_floors import raise_evidence_floors
 from mmeb_assets.qa.export import write_parquet, write_questions_jsonl
 from mmeb_assets.qa.generate import generate_rule_items, make_context
+from mmeb_assets.qa.phrasing import scope_to_project
 from mmeb_assets.qa.mix import PAPER_MIX, achieved_mix, normalize_mix, select_mix
 from mmeb_assets.qa.quality import selection_bucket
 from mmeb_assets.qa.stats import QAStatistics, compute_statistics
@@ -78,6 +79,8 @@ def qa_items(context: dg.AssetExecutionContext, config: QAGenerationConfig, llm:
                                     records_chars=config.llm_records_chars, code=CODE, log=context.log,
                                     fallbacks=fallbacks)
         provenance = provenance.model_copy(update={"fallbacks": fallbacks})
+    org = index.org
+    items = [i.model_copy(update={"q": scope_to_project(i.q, org.project_codename, org.company_name)}) for i in items]
     qa_set = QASet(seed_id=seed, provenance=provenance, items=items, n_candidates=len(items))
     return versioned(qa_set, {"candidates": len(items), "by_task": dg.MetadataValue.md(_task_md(items))})
 

@@ -97,3 +97,25 @@ def sentence(text: str) -> str:
     """One space between words and a capital first letter."""
     text = " ".join(text.split())
     return text[:1].upper() + text[1:] if text else text
+
+
+QUESTION_OPENERS = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "in", "on", "at",
+                    "did", "do", "does", "is", "was", "were", "are", "has", "had", "have", "among", "after",
+                    "before", "by", "list", "as", "according", "a", "an", "the", "between", "from", "name",
+                    "give", "can", "could", "should", "since", "until", "during", "for", "if", "of"}
+
+
+def scope_to_project(q: str, codename: str, company: str) -> str:
+    """The question asked of one project in a workspace that holds every project.
+
+    The retrieval corpus is shared, so "What value was recorded for the Graduation rate in 2023?" asks
+    about every project that has a graduation rate. A question that does not already name the
+    project's company is opened with "For the <codename> project at <company>, ..."; its first word
+    is lowered when it is an ordinary opening word (What, In, List ...), names and acronyms keep
+    their case."""
+    if not q or company in q:
+        return q
+    first, _, rest = q.partition(" ")
+    if first.lower().strip(",:") in QUESTION_OPENERS and first[:1].isupper() and first[1:2].islower():
+        first = first[:1].lower() + first[1:]
+    return f"For the {codename} project at {company}, {first} {rest}".rstrip()
