@@ -109,3 +109,15 @@ def test_source_names_carry_the_right_article():
 def test_metric_changes_at_most_the_case_of_the_first_letter(word):
     out = metric(word)
     assert out.lower() == word.lower() and out[1:] == word[1:]
+
+
+def test_questions_name_their_project_once_and_keep_names_cased():
+    from mmeb_assets.qa.phrasing import scope_to_project
+
+    scoped = scope_to_project("What value was recorded for the Graduation rate in 2023?", "Kestrel", "Brightwell Labs")
+    assert scoped == "For the Kestrel project at Brightwell Labs, what value was recorded for the Graduation rate in 2023?"
+    assert scope_to_project("CET1 ratio: which year is highest?", "Kestrel", "Brightwell Labs").endswith(", CET1 ratio: which year is highest?")
+    assert scope_to_project("LLaVA-1.5 or BLIP-2: which scores higher?", "K", "B Labs").endswith(", LLaVA-1.5 or BLIP-2: which scores higher?")
+    named = "What value did the Kestrel team at Brightwell Labs measure for the index size?"
+    assert scope_to_project(named, "Kestrel", "Brightwell Labs") == named   # already names the company
+    assert scope_to_project(scoped, "Kestrel", "Brightwell Labs") == scoped  # idempotent
