@@ -73,6 +73,17 @@ def _job_and_instance(instance=None, definitions=None):
     return _STATE["job"], _STATE["instance"]
 
 
+def _execute(job, instance, partition: str | None, keys: list, pending_checks: list, tags: dict):
+    """One in-process run of `keys` with their checks, plus `pending_checks` of assets left as they are."""
+    if not pending_checks:
+        return job.execute_in_process(instance=instance, partition_key=partition, asset_selection=keys,
+                                      raise_on_error=False, tags=tags)
+    graph = _STATE["graph"]
+    checks = {c for key in keys for c in graph.get(key).check_keys} | set(pending_checks)
+    subset = job.get_subset(asset_selection=set(keys), asset_check_selection=checks)
+    return subset.execute_in_process(instance=instance, partition_key=partition, raise_on_error=False, tags=tags)
+
+
 def run_one(task: RunTask, partition: str | None, instance=None, build_id: str = "",
             definitions=None) -> RunOutcome:
     job, instance = _job_and_instance(instance, definitions)
@@ -81,18 +92,17 @@ def run_one(task: RunTask, partition: str | None, instance=None, build_id: str =
     tags = {"mmeb/launched_by": "mmeb build", "mmeb/build_id": build_id or _STATE.get("build_id", "")}
     if task.left_out:  # read by the IO manager: a failed seed's stale or unchecked files stay out
         tags[LEFT_OUT_TAG] = ",".join(task.left_out)
-    run_id, materialized, warnings = "", 0, []
+    run_id, materialized, warnings, pending_checks = "", 0, [], []
     try:
         if not task.force:  # resume (operations/resume.py): only what is not up to date
             from mmeb_assets.operations.resume import keys_to_run
 
-            keys = keys_to_run(instance, _STATE["graph"], keys, partition, log=print)
-            if not keys:
+            keys, pending_checks = keys_to_run(instance, _STATE["graph"], keys, partition, log=print)
+            if not keys and not pending_checks:
                 return RunOutcome(task.phase, list(task.assets), partition, True, time.monotonic() - started,
                                   skipped=True, peak_rss_mib=peak_rss_mib())
         _limit_torch_threads(task.threads)
-        result = job.execute_in_process(instance=instance, partition_key=partition, asset_selection=keys,
-                                        raise_on_error=False, tags=tags)
+        result = _execute(job, instance, partition, keys, pending_checks, tags)
         events = result.all_events
         ok, run_id = result.success, result.run_id
         error = "" if ok else failure_reason(events)

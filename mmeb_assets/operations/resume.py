@@ -8,8 +8,11 @@ partition is up to date, and skipped, when all of these hold:
   and the data versions of its inputs are those it was computed from (per-seed assets content-hash
   their data versions, see `versioning.py`, so an upstream rerun with identical content is no cause);
 - the file the IO manager writes for it still exists under the current data home;
-- every blocking check of it passed on that materialization (a run killed between an asset and its
-  checks left the gate unevaluated, so the asset runs again and its checks with it).
+- no blocking check of it failed on that materialization.
+
+A run killed between an asset and its checks leaves the gate unevaluated: the asset is not
+recomputed, its unevaluated blocking checks run alone (a checks-only selection of the same run),
+and a failure there stops the assets after it as it would have in the killed run.
 
 An asset that runs takes all its descendants in the same run along, since their inputs may change.
 Later phases are planned after earlier ones ran, so they see those new materializations. (This
@@ -21,7 +24,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from dagster import AssetKey, DagsterInstance
+from dagster import AssetCheckKey, AssetKey, DagsterInstance
 from dagster._core.definitions.data_version import CachingStaleStatusResolver, StaleStatus
 from dagster._core.event_api import AssetRecordsFilter, PartitionKeyFilter
 from dagster._core.storage.asset_check_execution_record import AssetCheckExecutionRecordStatus
@@ -38,16 +41,19 @@ class PartitionPlan:
     run: list[AssetKey] = field(default_factory=list)
     skip: list[AssetKey] = field(default_factory=list)
     reasons: dict[str, str] = field(default_factory=dict)
+    checks: list[AssetCheckKey] = field(default_factory=list)  # of skipped assets, evaluated alone
 
     @property
     def up_to_date(self) -> bool:
-        return not self.run
+        return not self.run and not self.checks
 
     def describe(self) -> str:
-        if not self.run:
+        if self.up_to_date:
             return f"up to date, skipped ({len(self.skip)} assets)"
         why = "; ".join(f"{k.to_user_string()}: {self.reasons[k.to_user_string()]}" for k in self.run)
-        return f"running {len(self.run)}, skipping {len(self.skip)} up to date ({why})"
+        pending = f"; checks never evaluated, run alone: {', '.join(c.name for c in self.checks)}" \
+            if self.checks else ""
+        return f"running {len(self.run)}, skipping {len(self.skip)} up to date ({why}{pending})"
 
 
 def _resolver(instance: DagsterInstance, asset_graph) -> CachingStaleStatusResolver:
@@ -80,58 +86,88 @@ def _missing_file(asset_graph, key: AssetKey, partition: str | None, record) -> 
     return "" if path.exists() else str(path)
 
 
-def _unpassed_check(instance: DagsterInstance, asset_graph, key: AssetKey, partition: str | None, record) -> str:
-    """The first blocking check of `key` that has not passed on its latest materialization: in the
-    same run (how `mmeb build` runs checks), or for a partitioned check, evaluated on this partition
-    after it. Unpartitioned checks of partitioned assets are stored without a partition, so the run
-    id is what ties an evaluation to this partition's materialization."""
+def _check_state(instance: DagsterInstance, check_key, node, partition: str | None, record) -> str:
+    """'passed', 'failed' or 'unevaluated' for one blocking check on the asset's latest materialization.
+
+    An evaluation counts when it is in the materialization's run (how `mmeb build` runs checks), or
+    came after it for this partition: a partitioned check carries the partition; an unpartitioned
+    check of a partitioned asset is tied to it by its run's partition tag (a checks-only resume run)."""
     storage = instance.event_log_storage
+    own = PartitionKeyFilter(key=partition) if partition is not None and node.partitions_def else None
+    history = storage.get_asset_check_execution_history(check_key, limit=CHECK_HISTORY, partition_filter=own)
+    latest = next((h for h in history if h.run_id == record.run_id), None)
+    if latest is None:
+        later = [h for h in history if h.event is not None and h.event.timestamp >= record.timestamp]
+        latest = next((h for h in later if own is not None or _run_partition(instance, h.run_id) == partition),
+                      None)
+    if latest is None:
+        return "unevaluated"
+    return "passed" if latest.status == AssetCheckExecutionRecordStatus.SUCCEEDED else "failed"
+
+
+def _run_partition(instance: DagsterInstance, run_id: str) -> str | None:
+    run = instance.get_run_by_id(run_id)
+    return run.tags.get("dagster/partition") if run is not None else None
+
+
+def _blocking_checks(instance: DagsterInstance, asset_graph, key: AssetKey, partition: str | None, record
+                     ) -> tuple[str, list[AssetCheckKey]]:
+    """(the first blocking check that failed on the latest materialization, or '';
+    the blocking checks a killed run never got to evaluate on it)."""
+    unevaluated = []
     for check_key in sorted(asset_graph.get(key).check_keys, key=lambda c: c.name):
         node = asset_graph.get(check_key)
         if not node.blocking:
             continue
-        own = PartitionKeyFilter(key=partition) if partition is not None and node.partitions_def else None
-        history = storage.get_asset_check_execution_history(check_key, limit=CHECK_HISTORY, partition_filter=own)
-        same_run = [h for h in history if h.run_id == record.run_id]
-        later = [h for h in history if own is not None and h.event is not None and h.event.timestamp >= record.timestamp]
-        latest = (same_run or later or [None])[0]
-        if latest is None or latest.status != AssetCheckExecutionRecordStatus.SUCCEEDED:
-            return check_key.name
-    return ""
+        state = _check_state(instance, check_key, node, partition, record)
+        if state == "failed":
+            return check_key.name, []
+        if state == "unevaluated":
+            unevaluated.append(check_key)
+    return "", unevaluated
+
+
+def assess(instance: DagsterInstance, asset_graph, resolver, key: AssetKey, partition: str | None
+           ) -> tuple[str, list[AssetCheckKey]]:
+    """(why the asset partition must run, '' when it need not; blocking checks to run on their own:
+    the asset is stored and current, only its gate was never evaluated)."""
+    status = resolver.get_status(key, partition)
+    if status == StaleStatus.MISSING:
+        return "never materialized", []
+    if status == StaleStatus.STALE:
+        causes = resolver.get_stale_causes(key, partition)
+        return ("stale (" + ", ".join(sorted({c.reason for c in causes})[:3]) + ")" if causes else "stale"), []
+    record = _latest_materialization(instance, key, partition)
+    if record is None:
+        return "never materialized", []
+    missing = _missing_file(asset_graph, key, partition, record)
+    if missing:
+        return f"its file is gone: {missing}", []
+    failed, unevaluated = _blocking_checks(instance, asset_graph, key, partition, record)
+    return (f"blocking check {failed} failed on its latest materialization" if failed else ""), unevaluated
 
 
 def why_outdated(instance: DagsterInstance, asset_graph, resolver, key: AssetKey, partition: str | None) -> str:
-    """'' when the asset partition is up to date, else the reason it must run."""
-    status = resolver.get_status(key, partition)
-    if status == StaleStatus.MISSING:
-        return "never materialized"
-    if status == StaleStatus.STALE:
-        causes = resolver.get_stale_causes(key, partition)
-        return "stale (" + ", ".join(sorted({c.reason for c in causes})[:3]) + ")" if causes else "stale"
-    record = _latest_materialization(instance, key, partition)
-    if record is None:
-        return "never materialized"
-    missing = _missing_file(asset_graph, key, partition, record)
-    if missing:
-        return f"its file is gone: {missing}"
-    check = _unpassed_check(instance, asset_graph, key, partition, record)
-    return f"blocking check {check} has not passed since it was materialized" if check else ""
+    """'' when the asset partition is up to date (its pending checks aside), else the reason it must run."""
+    return assess(instance, asset_graph, resolver, key, partition)[0]
 
 
 def plan_partition(instance: DagsterInstance, asset_graph, keys: list[AssetKey], partition: str | None
                    ) -> PartitionPlan:
-    """Split `keys` (one run's selection, any order) into those to run and those up to date."""
+    """Split `keys` (one run's selection, any order) into those to run, those up to date, and the
+    blocking checks to evaluate on materializations a killed run left unchecked."""
     resolver = _resolver(instance, asset_graph)
     selected = set(keys)
     plan = PartitionPlan()
     running: set[AssetKey] = set()
     for key in _topological(asset_graph, keys):
         upstream = sorted(p.to_user_string() for p in asset_graph.get(key).parent_keys if p in running)
-        reason = f"upstream {', '.join(upstream)} runs" if upstream else \
-            why_outdated(instance, asset_graph, resolver, key, partition)
+        reason, pending = (f"upstream {', '.join(upstream)} runs", []) if upstream else \
+            assess(instance, asset_graph, resolver, key, partition)
         if reason:
             running.add(key)
             plan.reasons[key.to_user_string()] = reason
+        plan.checks.extend(pending)
     plan.run = [k for k in keys if k in running]
     plan.skip = [k for k in keys if k in selected - running]
     return plan
@@ -152,12 +188,13 @@ def _topological(asset_graph, keys: list[AssetKey]) -> list[AssetKey]:
 
 
 def keys_to_run(instance: DagsterInstance, asset_graph, keys: list[AssetKey], partition: str | None,
-                log=print) -> list[AssetKey]:
-    """The hook `mmeb build` calls before each run: the keys still to materialize ([] = skip the run).
-    `MMEB_BUILD_FORCE=1` (`mmeb build --force`) runs everything."""
+                log=print) -> tuple[list[AssetKey], list[AssetCheckKey]]:
+    """The hook `mmeb build` calls before each run: the keys still to materialize and the blocking
+    checks to evaluate alone (both empty: skip the run). `MMEB_BUILD_FORCE=1` (`mmeb build --force`)
+    runs everything."""
     if os.environ.get("MMEB_BUILD_FORCE") == "1":
-        return list(keys)
+        return list(keys), []
     plan = plan_partition(instance, asset_graph, keys, partition)
     if plan.skip:
         log(f"  resume [{partition or '(unpartitioned)'}]: {plan.describe()}")
-    return plan.run
+    return plan.run, plan.checks
