@@ -2,6 +2,12 @@
 not recomputed; the check runs alone, and it still gates what comes after it."""
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
 import dagster as dg
 import pytest
 
@@ -21,6 +27,8 @@ def first(context) -> None:
 
 @dg.asset_check(asset=first, blocking=True)
 def first_ok() -> dg.AssetCheckResult:
+    if os.environ.get("TOY_KILL_IN_CHECK"):
+        os.kill(os.getpid(), signal.SIGKILL)
     CALLS.append("first_ok")
     return dg.AssetCheckResult(passed=GATE["passes"])
 
@@ -45,6 +53,25 @@ def killed_before_check(tmp_path):
     assert subset.execute_in_process(instance=instance, partition_key="p1").success
     assert CALLS == ["first:p1"]
     CALLS.clear()
+    yield instance
+    instance.dispose()
+
+
+@pytest.fixture
+def killed_in_check(tmp_path):
+    """p1's whole run started in another process, which died inside the blocking check (the check's
+    execution record stays PLANNED)."""
+    CALLS.clear()
+    GATE["passes"] = True
+    script = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import dagster as dg; "
+              "import test_resume_plan as toy; "
+              f"instance = dg.DagsterInstance.local_temp({str(tmp_path)!r}); "
+              "toy.DEFS.resolve_implicit_global_asset_job_def().execute_in_process(instance=instance, "
+              "partition_key='p1')")
+    done = subprocess.run([sys.executable, "-c", script], env={**os.environ, "TOY_KILL_IN_CHECK": "1"},
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == -signal.SIGKILL, done.stderr[-2000:]
+    instance = dg.DagsterInstance.local_temp(str(tmp_path))
     yield instance
     instance.dispose()
 
@@ -83,3 +110,14 @@ def test_the_check_run_alone_still_gates_what_follows(killed_before_check):
     plan = _plan(instance)
     assert [k.to_user_string() for k in plan.run] == ["first", "second"]  # now the asset itself reruns
     assert "first_ok failed" in plan.reasons["first"]
+
+
+def test_a_run_killed_inside_the_check_resumes_at_the_check(killed_in_check):
+    instance = killed_in_check
+    plan = _plan(instance)
+    assert ([k.to_user_string() for k in plan.run], [c.name for c in plan.checks]) == (["second"], ["first_ok"])
+    outcome = run_one(RunTask(phase=1, assets=("first", "second"), partitions=("p1",)), "p1", instance,
+                      definitions=DEFS)
+    assert outcome.ok, outcome.error
+    assert CALLS == ["first_ok", "second:p1"]
+    assert _plan(instance).up_to_date

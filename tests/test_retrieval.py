@@ -3,6 +3,7 @@ Recall@k by hand, and the corpus -> lance_index -> retrievals graph materialized
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import dagster as dg
 import numpy as np
@@ -252,3 +253,41 @@ def test_concurrent_project_replacements_all_land(mmeb_home):
     assert {p: table.count_rows(f"project = '{p}'") for p in ["p-zero", *projects]} == dict.fromkeys(
         ["p-zero", *projects], 22)
     assert len(fts_search(table, "round 2", k=1000, phrase=True)) == 4 * 22
+
+
+def test_partitions_that_find_the_table_missing_at_once_all_land(mmeb_home):
+    """The first writes of a fresh table race: one creates it under a lock, the others merge in."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from mmeb_assets.retrieval.index import record_table, replace_project
+
+    db = LanceDBResource()
+    projects = [f"p-{i}" for i in range(4)]
+    rows = {}
+    for project in projects:
+        records = make_records(project, mmeb_home, [("slack", f"{project} note {i}") for i in range(5)])
+        vectors = np.random.default_rng(len(rows)).standard_normal((len(records), 8)).astype(np.float32)
+        rows[project] = record_table(records, vectors, ["h"] * len(records))
+    for round_ in range(3):
+        name = f"records_race_{round_}"
+        barrier = threading.Barrier(len(projects))
+
+        def write(project: str) -> None:
+            barrier.wait()
+            replace_project(db.connect(), name, project, rows[project])
+
+        with ThreadPoolExecutor(max_workers=len(projects)) as pool:
+            list(pool.map(write, projects))
+        table = db.connect().open_table(name)
+        assert {p: table.count_rows(f"project = '{p}'") for p in projects} == dict.fromkeys(projects, 5)
+
+
+def test_a_table_folder_left_by_a_killed_creation_is_replaced(mmeb_home):
+    from mmeb_assets.retrieval.index import record_table, replace_project
+
+    db = LanceDBResource()
+    (Path(db.resolved_uri()) / "records_torn.lance" / "_versions").mkdir(parents=True)
+    records = make_records("p-one", mmeb_home, [("slack", "a note")])
+    rows = record_table(records, np.ones((1, 8), dtype=np.float32), ["h"])
+    assert replace_project(db.connect(), "records_torn", "p-one", rows)["rows"] == 1

@@ -95,6 +95,8 @@ def _check_state(instance: DagsterInstance, check_key, node, partition: str | No
     storage = instance.event_log_storage
     own = PartitionKeyFilter(key=partition) if partition is not None and node.partitions_def else None
     history = storage.get_asset_check_execution_history(check_key, limit=CHECK_HISTORY, partition_filter=own)
+    # PLANNED: the run meant to evaluate it and did not (killed, or it is still going)
+    history = [h for h in history if h.status != AssetCheckExecutionRecordStatus.PLANNED]
     latest = next((h for h in history if h.run_id == record.run_id), None)
     if latest is None:
         later = [h for h in history if h.event is not None and h.event.timestamp >= record.timestamp]

@@ -7,6 +7,8 @@ index (BM25, with positions for phrase queries) on `text` is rebuilt after every
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import random
 import time
 from pathlib import Path
@@ -87,19 +89,15 @@ def replace_project(db: Any, table_name: str, project: str, rows: pa.Table) -> d
     """Make `project`'s rows equal `rows`, touching no other project; returns counts."""
     if any(p != project for p in rows.column("project").to_pylist()):
         raise ValueError(f"replace_project({project!r}): rows of other projects were passed")
-    names = list(getattr(db.list_tables(), "tables", db.list_tables()))
-    if table_name not in names:
+    table = _open_if_present(db, table_name)
+    if table is None:
         if rows.num_rows == 0:
             return {"inserted": 0, "updated": 0, "deleted": 0, "rows": 0}
-        try:
-            table = db.create_table(table_name, data=rows)
+        table, created = _create_or_open(db, table_name, rows)
+        if created:
             crash_point("lance")
-            ensure_fts_index(table)
+            _index_text(db, table_name, table)
             return {"inserted": rows.num_rows, "updated": 0, "deleted": 0, "rows": table.count_rows()}
-        except Exception as exc:  # noqa: BLE001 - another partition created it first: merge into it
-            if "exist" not in str(exc).lower():
-                raise
-    table = db.open_table(table_name)
     where = f"project = {_sql_quote(project)}"
     if rows.num_rows == 0:
         before = table.count_rows(where)
@@ -112,8 +110,60 @@ def replace_project(db: Any, table_name: str, project: str, rows: pa.Table) -> d
         result = {"inserted": merged.num_inserted_rows, "updated": merged.num_updated_rows,
                   "deleted": merged.num_deleted_rows}
     crash_point("lance")  # tests: killed after the rows were committed, before the text index and the asset
-    ensure_fts_index(table)
+    _index_text(db, table_name, table)
     return {**result, "rows": table.count_rows()}
+
+
+def _open_if_present(db: Any, table_name: str) -> Any | None:
+    """The table, or None when it is missing or only a folder without a committed version."""
+    if table_name not in list(getattr(db.list_tables(), "tables", db.list_tables())):
+        return None
+    try:
+        return db.open_table(table_name)
+    except Exception as exc:  # noqa: BLE001 - lance names the state only in the message
+        if "not found" not in str(exc).lower():
+            raise
+        return None
+
+
+def _create_or_open(db: Any, table_name: str, rows: pa.Table) -> tuple[Any, bool]:
+    """(the table, whether `rows` created it). Partitions running at once may all find it missing;
+    an exclusive lock beside the table lets one create it while the others wait, then open it. A
+    folder left by a creation killed before its first commit is overwritten (under the lock, where
+    no other writer can be creating it)."""
+    with _table_lock(db, table_name, "create"):
+        table = _open_if_present(db, table_name)
+        if table is not None:
+            return table, False
+        try:
+            return db.create_table(table_name, data=rows), True
+        except Exception as exc:  # noqa: BLE001
+            if "exist" not in str(exc).lower():
+                raise
+        return db.create_table(table_name, data=rows, mode="overwrite"), True
+
+
+def _index_text(db: Any, table_name: str, table: Any) -> None:
+    """Rebuild the full-text index, one writer at a time: concurrent index builds preempt each
+    other's commits, and each is a whole-table pass, so waiting costs less than retrying."""
+    with _table_lock(db, table_name, "index"):
+        ensure_fts_index(table)
+
+
+@contextlib.contextmanager
+def _table_lock(db: Any, table_name: str, purpose: str):
+    uri = str(getattr(db, "uri", "") or "")
+    if "://" in uri and not uri.startswith("file://"):
+        yield  # object storage: no local file to lock; creation conflicts surface as errors
+        return
+    folder = Path(uri.removeprefix("file://"))
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / f".{table_name}.{purpose}.lock", "a+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _check_dimension(table: Any, rows: pa.Table, table_name: str) -> None:
