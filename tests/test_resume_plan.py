@@ -38,8 +38,18 @@ def second(context) -> None:
     CALLS.append(f"second:{context.partition_key}")
 
 
-DEFS = dg.Definitions(assets=[first, second], asset_checks=[first_ok])
+@dg.asset(partitions_def=PARTITIONS, check_specs=[dg.AssetCheckSpec("boxed_ok", asset="boxed", blocking=True)])
+def boxed(context):
+    CALLS.append(f"boxed:{context.partition_key}")
+    yield dg.Output(None)
+    if os.environ.get("TOY_KILL_IN_CHECK"):
+        os.kill(os.getpid(), signal.SIGKILL)
+    yield dg.AssetCheckResult(check_name="boxed_ok", passed=True)
+
+
+DEFS = dg.Definitions(assets=[first, second, boxed], asset_checks=[first_ok])
 KEYS = [dg.AssetKey("first"), dg.AssetKey("second")]
+BOXED = [dg.AssetKey("boxed")]
 
 
 @pytest.fixture
@@ -57,20 +67,26 @@ def killed_before_check(tmp_path):
     instance.dispose()
 
 
-@pytest.fixture
-def killed_in_check(tmp_path):
-    """p1's whole run started in another process, which died inside the blocking check (the check's
-    execution record stays PLANNED)."""
-    CALLS.clear()
-    GATE["passes"] = True
+def _run_killed_in_check(tmp_path, selection: str) -> None:
+    """Run the toy job for p1 in another process that dies inside a blocking check (its execution
+    record stays PLANNED)."""
     script = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import dagster as dg; "
               "import test_resume_plan as toy; "
               f"instance = dg.DagsterInstance.local_temp({str(tmp_path)!r}); "
-              "toy.DEFS.resolve_implicit_global_asset_job_def().execute_in_process(instance=instance, "
-              "partition_key='p1')")
+              "toy.DEFS.resolve_implicit_global_asset_job_def().execute_in_process("
+              f"instance=instance, partition_key='p1', asset_selection=toy.{selection})")
     done = subprocess.run([sys.executable, "-c", script], env={**os.environ, "TOY_KILL_IN_CHECK": "1"},
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == -signal.SIGKILL, done.stderr[-2000:]
+
+
+@pytest.fixture
+def killed_in_check(tmp_path):
+    """p1 run twice in processes that died: in `first_ok`, and in `boxed` after its output."""
+    CALLS.clear()
+    GATE["passes"] = True
+    _run_killed_in_check(tmp_path, "KEYS")
+    _run_killed_in_check(tmp_path, "BOXED")
     instance = dg.DagsterInstance.local_temp(str(tmp_path))
     yield instance
     instance.dispose()
@@ -121,3 +137,14 @@ def test_a_run_killed_inside_the_check_resumes_at_the_check(killed_in_check):
     assert outcome.ok, outcome.error
     assert CALLS == ["first_ok", "second:p1"]
     assert _plan(instance).up_to_date
+
+
+def test_an_unevaluated_check_spec_reruns_its_asset(killed_in_check):
+    """A check that only the asset's own function yields cannot run alone: the asset runs again."""
+    instance = killed_in_check
+    plan = plan_partition(instance, DEFS.resolve_asset_graph(), BOXED, "p1")
+    assert [k.to_user_string() for k in plan.run] == ["boxed"] and plan.checks == []
+    assert "boxed_ok never evaluated" in plan.reasons["boxed"]
+    outcome = run_one(RunTask(phase=1, assets=("boxed",), partitions=("p1",)), "p1", instance, definitions=DEFS)
+    assert outcome.ok, outcome.error
+    assert plan_partition(instance, DEFS.resolve_asset_graph(), BOXED, "p1").up_to_date

@@ -114,8 +114,9 @@ def _run_partition(instance: DagsterInstance, run_id: str) -> str | None:
 
 def _blocking_checks(instance: DagsterInstance, asset_graph, key: AssetKey, partition: str | None, record
                      ) -> tuple[str, list[AssetCheckKey]]:
-    """(the first blocking check that failed on the latest materialization, or '';
-    the blocking checks a killed run never got to evaluate on it)."""
+    """(why the asset must run again: a blocking check failed on its latest materialization, or one
+    that only the asset can produce was never evaluated; '' if neither. And the blocking checks a
+    killed run never got to evaluate, which can run alone)."""
     unevaluated = []
     for check_key in sorted(asset_graph.get(key).check_keys, key=lambda c: c.name):
         node = asset_graph.get(check_key)
@@ -123,10 +124,17 @@ def _blocking_checks(instance: DagsterInstance, asset_graph, key: AssetKey, part
             continue
         state = _check_state(instance, check_key, node, partition, record)
         if state == "failed":
-            return check_key.name, []
+            return f"blocking check {check_key.name} failed on its latest materialization", []
         if state == "unevaluated":
+            if _computed_with_asset(asset_graph, key, check_key):  # a check spec: only the asset yields it
+                return f"blocking check {check_key.name} never evaluated (it comes with the asset)", []
             unevaluated.append(check_key)
     return "", unevaluated
+
+
+def _computed_with_asset(asset_graph, key: AssetKey, check_key: AssetCheckKey) -> bool:
+    assets_def = getattr(asset_graph, "assets_def_for_key", lambda _: None)(key)
+    return assets_def is not None and check_key in assets_def.check_keys
 
 
 def assess(instance: DagsterInstance, asset_graph, resolver, key: AssetKey, partition: str | None
@@ -145,8 +153,7 @@ def assess(instance: DagsterInstance, asset_graph, resolver, key: AssetKey, part
     missing = _missing_file(asset_graph, key, partition, record)
     if missing:
         return f"its file is gone: {missing}", []
-    failed, unevaluated = _blocking_checks(instance, asset_graph, key, partition, record)
-    return (f"blocking check {failed} failed on its latest materialization" if failed else ""), unevaluated
+    return _blocking_checks(instance, asset_graph, key, partition, record)
 
 
 def why_outdated(instance: DagsterInstance, asset_graph, resolver, key: AssetKey, partition: str | None) -> str:

@@ -3,6 +3,7 @@ import dagster as dg
 
 from mmeb_assets.partitions import seed_partitions_def
 from mmeb_assets.retrieval.assets import corpus, lance_index, retrievals
+from mmeb_assets.retrieval.checks import rows_match_records
 
 UPSTREAM = {"records": seed_partitions_def, "benchmark": None}
 
@@ -28,4 +29,5 @@ def _external_upstream() -> list[dg.AssetSpec]:
             for key, parts in UPSTREAM.items() if key not in produced]
 
 
-defs = dg.Definitions(assets=[corpus, lance_index, retrievals, *_external_upstream()])
+defs = dg.Definitions(assets=[corpus, lance_index, retrievals, *_external_upstream()],
+                      asset_checks=[rows_match_records])

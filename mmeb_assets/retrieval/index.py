@@ -147,6 +147,7 @@ def _index_text(db: Any, table_name: str, table: Any) -> None:
     """Rebuild the full-text index, one writer at a time: concurrent index builds preempt each
     other's commits, and each is a whole-table pass, so waiting costs less than retrying."""
     with _table_lock(db, table_name, "index"):
+        table.checkout_latest()  # the index another writer just built, not this handle's old version
         ensure_fts_index(table)
 
 
