@@ -35,3 +35,9 @@ def eval_partitions() -> MultiPartitionsDefinition:
 
 
 eval_partitions_def = eval_partitions()
+
+
+def partition_values(value) -> list:
+    """An input is one model, or (for a partitioned asset read by an unpartitioned check)
+    {partition: model} of the run's partitions: always a list of models."""
+    return list(value.values()) if isinstance(value, dict) else [value]

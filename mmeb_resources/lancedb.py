@@ -35,10 +35,10 @@ class LanceDBResource(ConfigurableResource):
         """The retriever's table, or None when it has not been built yet."""
         db = self.connect()
         name = self.table_name(retriever)
-        return db.open_table(name) if name in _table_names(db) else None
+        return db.open_table(name) if name in table_names(db) else None
 
 
-def _table_names(db: Any) -> list[str]:
+def table_names(db: Any) -> list[str]:
     listing = db.list_tables()
     names = getattr(listing, "tables", listing)
     return list(names)

@@ -5,19 +5,16 @@ from PIL import Image
 
 from mmeb_assets.ingestion.assets import seed_document, source_facts
 from mmeb_assets.ingestion.source_facts import check_textual, source_text
+from mmeb_assets.partitions import partition_values
 from mmeb_assets.schema.source import SourceDocument, SourceFacts
 from mmeb_resources.storage import StorageResource
 
-
-def _each(value) -> list:
-    """A check's input is one model, or (for a partitioned asset) {partition: model} of the run's partitions."""
-    return list(value.values()) if isinstance(value, dict) else [value]
 
 
 @dg.asset_check(asset=seed_document, blocking=True, description="every table has a 'Table N' caption and rows as wide as its header")
 def tables_well_formed(seed_document) -> dg.AssetCheckResult:
     problems = []
-    documents: list[SourceDocument] = _each(seed_document)
+    documents: list[SourceDocument] = partition_values(seed_document)
     for table in (t for d in documents for t in d.tables):
         if not table.caption.lower().startswith("table"):
             problems.append(f"{table.id}: caption {table.caption[:40]!r}")
@@ -31,7 +28,7 @@ def tables_well_formed(seed_document) -> dg.AssetCheckResult:
 @dg.asset_check(asset=seed_document, blocking=True, description="every figure PNG exists and opens with pillow")
 def figure_images_open(seed_document, storage: StorageResource) -> dg.AssetCheckResult:
     problems = []
-    documents: list[SourceDocument] = _each(seed_document)
+    documents: list[SourceDocument] = partition_values(seed_document)
     for document, figure in ((d, f) for d in documents for f in d.figures):
         try:
             with Image.open(storage.project_dir(document.seed_id) / figure.image_path) as image:
@@ -45,8 +42,8 @@ def figure_images_open(seed_document, storage: StorageResource) -> dg.AssetCheck
 @dg.asset_check(asset=source_facts, blocking=True, additional_ins={"seed_document": dg.AssetIn("seed_document")},
                 description="every claim number occurs verbatim in the source; labels hold no digit")
 def claims_verbatim(source_facts, seed_document) -> dg.AssetCheckResult:
-    documents = {d.seed_id: d for d in _each(seed_document)}
-    facts: list[SourceFacts] = _each(source_facts)
+    documents = {d.seed_id: d for d in partition_values(seed_document)}
+    facts: list[SourceFacts] = partition_values(source_facts)
     errors = [f"{f.seed_id}: {e}" for f in facts for e in check_textual(f.textual, source_text(documents[f.seed_id]))]
     return dg.AssetCheckResult(passed=not errors, metadata={"claims": sum(len(f.textual.claims) for f in facts),
                                                             "errors": "; ".join(errors[:10])})

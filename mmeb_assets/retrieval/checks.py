@@ -5,27 +5,23 @@ asset and its check can evaluate the check alone on resume instead of re-embeddi
 
 import dagster as dg
 
+from mmeb_assets.partitions import partition_values
 from mmeb_assets.retrieval.assets import lance_index
 from mmeb_assets.retrieval.index import project_hashes
 from mmeb_assets.retrieval.models import IndexUpdate
-from mmeb_assets.schema.records import RecordSet
 from mmeb_resources.lancedb import LanceDBResource
 
-
-def _each(value) -> list:
-    """A check's input is one model, or (for a partitioned asset) {partition: model} of the run's partitions."""
-    return list(value.values()) if isinstance(value, dict) else [value]
 
 
 @dg.asset_check(asset=lance_index, blocking=True, additional_ins={"records": dg.AssetIn("records")},
                 description="the table holds exactly this project's records")
 def rows_match_records(lance_index, records, lancedb: LanceDBResource) -> dg.AssetCheckResult:
     record_ids: dict[str, set[str]] = {}
-    for record_set in _each(records):
+    for record_set in partition_values(records):
         for record in record_set.records:
             record_ids.setdefault(record.project, set()).add(record.id)
     problems, rows = [], 0
-    updates: list[IndexUpdate] = _each(lance_index)
+    updates: list[IndexUpdate] = partition_values(lance_index)
     for update in updates:
         table = lancedb.open_table(update.retriever)
         ids = set(project_hashes(table, update.seed_id))

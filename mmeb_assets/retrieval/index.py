@@ -20,6 +20,7 @@ import pyarrow as pa
 from mmeb_assets.schema.records import Record
 from mmeb_resources.embedder import EmbedderResource, EmbedInput
 from mmeb_resources.faults import crash_point
+from mmeb_resources.lancedb import table_names
 
 FTS_COLUMN = "text"
 METADATA_COLUMNS = ("id", "project", "source", "modality", "timestamp", "author", "version", "image_path",
@@ -116,7 +117,7 @@ def replace_project(db: Any, table_name: str, project: str, rows: pa.Table) -> d
 
 def _open_if_present(db: Any, table_name: str) -> Any | None:
     """The table, or None when it is missing or only a folder without a committed version."""
-    if table_name not in list(getattr(db.list_tables(), "tables", db.list_tables())):
+    if table_name not in table_names(db):
         return None
     try:
         return db.open_table(table_name)
