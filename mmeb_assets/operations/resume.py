@@ -156,11 +156,6 @@ def assess(instance: DagsterInstance, asset_graph, resolver, key: AssetKey, part
     return _blocking_checks(instance, asset_graph, key, partition, record)
 
 
-def why_outdated(instance: DagsterInstance, asset_graph, resolver, key: AssetKey, partition: str | None) -> str:
-    """'' when the asset partition is up to date (its pending checks aside), else the reason it must run."""
-    return assess(instance, asset_graph, resolver, key, partition)[0]
-
-
 def plan_partition(instance: DagsterInstance, asset_graph, keys: list[AssetKey], partition: str | None
                    ) -> PartitionPlan:
     """Split `keys` (one run's selection, any order) into those to run, those up to date, and the
