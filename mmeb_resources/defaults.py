@@ -24,18 +24,20 @@ def llm_from_env() -> LLMResource:
 
     openai reads `MMEB_LLM_BASE_URL`, `MMEB_LLM_MODEL`, `MMEB_LLM_API_KEY` (hidden in the UI);
     the in-process backends read `MMEB_LLM_MODEL` and `MMEB_LLM_MODEL_PATH` (a folder, a GGUF file,
-    or `pkg:<package>/<file>`).
+    or `pkg:<package>/<file>`). `MMEB_LLM_STRUCTURED=0` stops sending the stages' schemas as
+    `response_format` (on by default).
     """
     backend = os.environ.get("MMEB_LLM_BACKEND", "rules")
     if backend not in BACKENDS:
         raise ValueError(f"MMEB_LLM_BACKEND={backend!r}: expected one of {', '.join(BACKENDS)}")
     if backend == "rules":
         return LLMResource(backend="rules")
+    structured = os.environ.get("MMEB_LLM_STRUCTURED", "1").strip().lower() not in ("0", "false", "no", "off")
     if backend in ("transformers", "vllm"):
         return LLMResource(backend=backend, model=os.environ.get("MMEB_LLM_MODEL", ""),
-                           model_path=EnvVar("MMEB_LLM_MODEL_PATH"))
+                           model_path=EnvVar("MMEB_LLM_MODEL_PATH"), structured_outputs=structured)
     return LLMResource(
-        backend="openai",
+        backend="openai", structured_outputs=structured,
         model=EnvVar("MMEB_LLM_MODEL"),
         base_url=EnvVar("MMEB_LLM_BASE_URL"),
         api_key=EnvVar("MMEB_LLM_API_KEY") if os.environ.get("MMEB_LLM_API_KEY") else "not-needed",

@@ -25,6 +25,7 @@ from mmeb_assets.prompts import PromptTemplate
 from mmeb_resources.llm_cache import ResponseCache
 from mmeb_resources.llm_client import Completion, LLMClient, LLMError, LLMRequestError, OpenAIBackend, RetryPolicy, run_sync
 from mmeb_resources.llm_ledger import Usage, UsageLedger
+from mmeb_resources.llm_schema import response_format
 from mmeb_resources.storage import default_home
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -76,6 +77,9 @@ class LLMResource(ConfigurableResource):
 
     `model_path` is a local folder, a GGUF file or `pkg:<package>/<file>` for in-process backends.
     `model_cache_dir` (default `<home>/cache`) keeps converted GGUF weights under `models/`.
+    `structured_outputs` (default on) sends each stage's reply schema as `response_format` (strict
+    json_schema with length bounds, mmeb_resources/llm_schema.py) and the in-process backends decode
+    under it; off, the schema is only described in the prompt (the bench's baseline).
     `cache_path` / `ledger_path` empty means `<home>/cache/llm_responses.sqlite` and
     `<home>/cache/llm_ledger.sqlite`; `use_cache=False` turns the response cache off.
     """
@@ -102,6 +106,7 @@ class LLMResource(ConfigurableResource):
     model_cache_dir: str = ""
     price_prompt_per_mtok: float = 0.0
     price_completion_per_mtok: float = 0.0
+    structured_outputs: bool = True
 
     _client: object = PrivateAttr(default=None)
 
@@ -147,8 +152,17 @@ class LLMResource(ConfigurableResource):
         return self._client  # type: ignore[return-value]
 
     def _params(self, params: dict) -> dict:
-        return {"temperature": params.get("temperature", self.temperature),
-                "max_tokens": params.get("max_tokens", self.max_tokens)}
+        out = {"temperature": params.get("temperature", self.temperature),
+               "max_tokens": params.get("max_tokens", self.max_tokens)}
+        if params.get("response_format"):
+            out["response_format"] = params["response_format"]
+        return out
+
+    def json_params(self, schema: type[BaseModel]) -> dict:
+        """`response_format` for a reply model, or nothing when structured outputs are off.
+        Part of the request (and so of its cache key): a reply made under no schema is not
+        served to a request made under one."""
+        return {"response_format": response_format(schema)} if self.structured_outputs else {}
 
     async def achat(self, messages: list[dict], *, stage: str, **params) -> Completion:
         return await self.client().achat(messages, self._params(params), stage=stage)
@@ -190,7 +204,8 @@ class LLMResource(ConfigurableResource):
 
     def generate_json(self, template: PromptTemplate, variables: dict, schema: type[ModelT], *,
                       stage: str, validate: Validator | None = None) -> JsonResult:
-        """Render, call, parse, check; on failure re-ask with every error so far appended."""
+        """Render, call (under `schema` as response_format unless structured outputs are off), parse,
+        check; on failure re-ask with every error so far appended."""
         base = template.messages(**variables)
         errors: list[str] = []
         for attempt in range(1, self.max_json_tries + 1):
@@ -202,12 +217,13 @@ class LLMResource(ConfigurableResource):
                 )
             if self.offline:
                 raise RuntimeError(f"{stage}: LLMResource backend is 'rules'; call the deterministic twin instead")
-            reply = self.complete(messages, stage=stage)
+            fmt = self.json_params(schema)
+            reply = self.complete(messages, stage=stage, **fmt)
             problems = _reply_problems(reply, schema, validate)
             if isinstance(problems, BaseModel):
                 return JsonResult(value=problems, tries=attempt, errors=errors,
                                   prompt_hash=template.hash, model=self.model)
-            self.forget(messages)  # an invalid reply is never served from the cache again
+            self.forget(messages, **fmt)  # an invalid reply is never served from the cache again
             errors.extend(f"try {attempt}: {p}" for p in problems)
         raise LLMOutputError(stage, errors)
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from mmeb_resources.llm_client import Completion, LLMRequestError
+from mmeb_resources.llm_schema import schema_of
 
 _LOADED: dict[tuple[str, str], tuple[Any, Any]] = {}
 _LOAD_LOCK = threading.Lock()
@@ -98,8 +99,22 @@ def load_causal_lm(model_path: str, device: str, cache_root: Path | None) -> tup
         return tokenizer, model
 
 
+def _constraint(tokenizer, model, params: dict) -> dict:
+    """`generate` keywords that hold the reply to the request's `response_format` schema, if any."""
+    schema = schema_of(params)
+    if schema is None:
+        return {}
+    from transformers import LogitsProcessorList
+
+    from mmeb_resources.llm_grammar import schema_processor
+
+    processor = schema_processor(tokenizer, schema, int(model.config.vocab_size))
+    return {"logits_processor": LogitsProcessorList([processor])} if processor else {}
+
+
 class TransformersBackend:
-    """Greedy generation in-process; one generation at a time per process (a lock)."""
+    """Greedy generation in-process; one generation at a time per process (a lock). A request with a
+    `response_format` json_schema decodes under it (mmeb_resources/llm_grammar.py)."""
 
     name = "transformers"
 
@@ -127,6 +142,7 @@ class TransformersBackend:
         inputs = {k: v.to(model.device) for k, v in inputs.items()}
         temperature = float(params.get("temperature", 0.0))
         sampling = {"do_sample": True, "temperature": temperature} if temperature > 0 else {"do_sample": False}
+        sampling.update(_constraint(tokenizer, model, params))
         with self._lock, torch.no_grad():
             output = model.generate(**inputs, max_new_tokens=max_new, pad_token_id=tokenizer.eos_token_id,
                                     **sampling)
@@ -136,6 +152,22 @@ class TransformersBackend:
 
     async def acomplete(self, messages: list[dict], params: dict, http=None) -> Completion:
         return await asyncio.to_thread(self.complete, messages, params)
+
+
+def _vllm_schema(params: dict) -> dict:
+    """SamplingParams keywords for a json_schema `response_format` (vLLM's structured outputs; the
+    name of the option moved between vLLM releases, so both spellings are tried)."""
+    schema = schema_of(params)
+    if schema is None:
+        return {}
+    try:
+        from vllm.sampling_params import StructuredOutputsParams
+
+        return {"structured_outputs": StructuredOutputsParams(json=schema)}
+    except ImportError:
+        from vllm.sampling_params import GuidedDecodingParams
+
+        return {"guided_decoding": GuidedDecodingParams(json=schema)}
 
 
 class VLLMBackend:
@@ -176,9 +208,8 @@ class VLLMBackend:
 
         if not requests:
             return []
-        params = requests[0][1]
-        sampling = SamplingParams(temperature=float(params.get("temperature", 0.0)),
-                                  max_tokens=int(params.get("max_tokens", 256)))
+        sampling = [SamplingParams(temperature=float(p.get("temperature", 0.0)), max_tokens=int(p.get("max_tokens", 256)),
+                                   **_vllm_schema(p)) for _, p in requests]
         with self._lock:
             outputs = self.engine().chat([m for m, _ in requests], sampling, use_tqdm=False)
         return [Completion(text=o.outputs[0].text.strip(), prompt_tokens=len(o.prompt_token_ids or []),

@@ -35,3 +35,26 @@ def test_smollm2_loads_converts_once_and_answers(tmp_path):
     cached = LLMResource(backend="transformers", model="SmolLM2-135M-Instruct", model_path=SMOLLM2,
                          home=str(tmp_path), model_cache_dir=str(cache), max_tokens=12)
     assert cached.complete(messages, stage="test").cached
+
+
+def test_smollm2_decodes_under_the_stage_schema_in_process(tmp_path):
+    """The transformers backend holds SmolLM2 to the request's json_schema (lm-format-enforcer):
+    the reply parses into the reply model, every key present, strings within their maxLength."""
+    pytest.importorskip("lmformatenforcer")
+    from pydantic import BaseModel
+
+    from mmeb_resources.llm_schema import response_format
+
+    class Verdict(BaseModel):
+        correct: bool
+        reason: str
+
+    llm = LLMResource(backend="transformers", model="SmolLM2-135M-Instruct", model_path=SMOLLM2, device="cpu",
+                      home=str(tmp_path), model_cache_dir=str(tmp_path / "models-cache"), max_tokens=60,
+                      use_cache=False)
+    messages = [{"role": "system", "content": "Judge the candidate answer. Reply with JSON."},
+                {"role": "user", "content": "Question: what is 2+2? Reference: 4. Candidate: four."}]
+    fmt = response_format(Verdict, max_string=40)
+    reply = llm.complete(messages, stage="test", response_format=fmt)
+    verdict = Verdict.model_validate_json(reply.text)
+    assert len(verdict.reason) <= 40 and reply.completion_tokens <= 60

@@ -216,7 +216,7 @@ def judge_llm_batch(llm: LLMResource, items: list[QAItem], candidates: list[str]
     contract, gets `ok=False` and the reason (the caller uses the rules verdict)."""
     template = judge_prompt()
     batch = [judge_messages(template, item, cand) for item, cand in zip(items, candidates)]
-    params = {"max_tokens": 256, "temperature": 0.0}
+    params = {"max_tokens": 256, "temperature": 0.0, **llm.json_params(JudgeVerdict)}
     replies = llm.chat_batch(batch, stage="evaluation.judge", keep_going=True, **params)
     verdicts: list[Verdict] = []
     for item, cand, messages, reply in zip(items, candidates, batch, replies):
