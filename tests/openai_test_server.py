@@ -15,6 +15,7 @@ exits on SIGTERM, so the managed-server logic of `mmeb_resources.gpu` can be tes
 from __future__ import annotations
 
 import json
+import os
 import socket
 import struct
 import sys
@@ -278,6 +279,8 @@ def main(argv: list[str]) -> int:
             latency = float(following)
         elif arg == "--served-model-name":
             served = following
+        elif arg == "--model":  # vLLM's api_server module takes the model as a flag
+            model = following
         elif arg == "--fail-start":
             print("fake server: refusing to start", flush=True)
             return 3
@@ -289,6 +292,8 @@ def main(argv: list[str]) -> int:
         asyncio.run(serve_asyncio(host, port, latency, served or model))
         return 0
     server = OpenAITestServer(_echo, latency_s=latency, host=host, port=port, model_name=served or model)
+    if os.environ.get("VLLM_CPU_KVCACHE_SPACE"):
+        print(f"fake server: VLLM_CPU_KVCACHE_SPACE={os.environ['VLLM_CPU_KVCACHE_SPACE']}", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     print(f"fake vllm server for {model} on {host}:{port}", flush=True)
     try:

@@ -49,3 +49,35 @@ def test_vllm_server_registry_entry_runs_through_the_managed_server(tmp_path):
     with pytest.raises(RuntimeError, match="needs the `gpu` resource"):
         with model_client(spec, tmp_path, None):
             pass
+
+
+def fake_vllm_venv(tmp_path: Path) -> Path:
+    """A venv whose python runs a `vllm.entrypoints.openai.api_server` module that is the fake server."""
+    package = tmp_path / "fakepkg" / "vllm" / "entrypoints" / "openai"
+    package.mkdir(parents=True)
+    for folder in (package.parents[1], package.parent, package):
+        (folder / "__init__.py").write_text("")
+    tests = Path(__file__).resolve().parent
+    (package / "api_server.py").write_text(f"import sys\nsys.path.insert(0, {str(tests)!r})\n"
+                                           "import openai_test_server\nsys.exit(openai_test_server.main(sys.argv[1:]))\n")
+    python = tmp_path / "venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text(f"#!/bin/sh\nPYTHONPATH={tmp_path / 'fakepkg'} exec {sys.executable} \"$@\"\n")
+    python.chmod(0o755)
+    return python.parents[1]
+
+
+def test_local_vllm_server_runs_the_api_server_module_with_the_model_flag_and_cpu_settings(tmp_path):
+    from mmeb_resources import vllm_local
+
+    cpu = vllm_local.server_resource(fake_vllm_venv(tmp_path), log_dir=str(tmp_path))
+    command = cpu.server_command("/models/smol", 8124, "smollm2-135m", max_model_len=8192)
+    assert command[1:4] == ["-m", "vllm.entrypoints.openai.api_server", "--model"] and command[4] == "/models/smol"
+    assert "--gpu-memory-utilization" not in command and command[command.index("--max-model-len") + 1] == "8192"
+    with cpu.serve("/models/smol", served_name="smollm2-135m", max_model_len=8192) as server:
+        llm = LLMResource(backend="openai", base_url=server.base_url, model=server.served_name, home=str(tmp_path))
+        assert llm.chat([{"role": "user", "content": "ping"}], stage="t") == "echo: ping"
+    log = server.log_path.read_text()
+    assert "fake vllm server for /models/smol" in log and "VLLM_CPU_KVCACHE_SPACE=2" in log
+    gpu = vllm_local.server_resource(tmp_path / "venv", gpu=True)
+    assert "--gpu-memory-utilization" in gpu.server_command("m", 1, "m") and not gpu.env
