@@ -51,9 +51,10 @@ def code_version(*modules: str) -> str:
 
 def make_provenance(seed_id: str, stage: str, generator: str, *, model: str = "", prompt_hash: str = "",
                     code: str = "", random_seed: int | None = None, inputs: Any = None,
-                    fallbacks: list[str] | None = None) -> Provenance:
+                    fallbacks: list[str] | None = None, repairs: list[str] | None = None) -> Provenance:
     return Provenance(
         seed_id=seed_id, stage=stage, generator=generator, model=model, prompt_hash=prompt_hash,
         code_version=code, random_seed=random_seed,
         inputs_hash=content_hash(inputs) if inputs is not None else "", fallbacks=list(fallbacks or []),
+        repairs=list(repairs or []),
     )

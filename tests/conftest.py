@@ -5,6 +5,13 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# CI (and `HYPOTHESIS_PROFILE=ci`) runs every property test on a fixed sequence of examples, so a
+# green run is repeatable; locally the examples are random and failures are remembered.
+settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")

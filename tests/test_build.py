@@ -27,8 +27,8 @@ class ToyValue(BaseModel):
     value: int
 
 
-def _toy_definitions(home: Path) -> dg.Definitions:
-    seeds = dg.StaticPartitionsDefinition(["alpha", "broken", "gamma", "refused"])
+def _toy_definitions(home: Path, keys: tuple[str, ...] = ("alpha", "broken", "gamma", "refused")) -> dg.Definitions:
+    seeds = dg.StaticPartitionsDefinition(list(keys))
 
     @dg.asset(partitions_def=seeds)
     def toy_plan(context: dg.AssetExecutionContext) -> ToyValue:
@@ -69,11 +69,43 @@ def test_failed_seeds_get_one_line_and_the_aggregate_uses_the_rest(tmp_path, mon
     text = "\n".join(lines)
     assert f"FAILED  seed refused: toy_plan check plan_documents: {CHECK_MESSAGE}" in text
     assert "Traceback" not in text and "err_05" not in text
-    assert "left out: broken, refused" in text or "left out: refused, broken" in text
+    assert "left out: seed(s) broken, refused" in text or "left out: seed(s) refused, broken" in text
     bench = (tmp_path / "home" / "benchmark" / "toy_benchmark.json").read_text()
     assert '"seed": "alpha,gamma"' in bench and '"value": 100' in bench
     assert "FAILED seed refused" in report.summary()
     assert Path(report.log_file).parent == tmp_path / "home" / "logs"
+
+
+def test_no_seed_built_stops_the_build_in_one_line(tmp_path, monkeypatch):
+    """Every seed failing: one FAILED line per seed, then one line for all that is skipped, no line per
+    later run; the summary names seeds as seeds."""
+    monkeypatch.setenv("MMEB_HOME", str(tmp_path / "home"))
+    lines: list[str] = []
+    report = build_all(definitions=_toy_definitions(tmp_path / "home", ("broken", "refused")),
+                       instance=dg.DagsterInstance.ephemeral(), log=lines.append, force=True)
+    text = "\n".join(lines)
+    assert [line for line in lines if "FAILED" in line] == [
+        line for line in lines if line.startswith("  FAILED  seed ")] and len([l for l in lines if "FAILED" in l]) == 2
+    assert lines[-1] == "  no seed built: skipped toy_benchmark"
+    assert "toy_benchmark" not in "\n".join(lines[:-1])
+    assert report.stopped == "no seed built: skipped toy_benchmark"
+    assert report.summary().splitlines()[-1] == "  no seed built: skipped toy_benchmark"
+    assert "cell" not in text
+
+
+def test_failure_lines_name_seeds_cells_and_partitions_and_stay_one_line():
+    from mmeb_assets.build.outcome import MAX_REASON, failure_line
+
+    seeds = frozenset({"alpha"})
+    long = "records: ValueError: " + "x" * 500 + "\nsecond line"
+    seed = RunOutcome(phase=1, assets=["records"], partition="alpha", ok=False, seconds=1.0, error=long)
+    cell = RunOutcome(phase=4, assets=["answers"], partition="10|smollm2", ok=False, seconds=1.0, error="boom")
+    other = RunOutcome(phase=3, assets=["retrievals"], partition="minilm", ok=False, seconds=1.0, error="boom")
+    line = failure_line(seed, seeds)
+    assert line.startswith("seed alpha: records: ValueError: ") and "\n" not in line
+    assert len(line) <= len("seed alpha: ") + MAX_REASON and line.endswith("…")
+    assert failure_line(cell, seeds) == "cell 10|smollm2: boom"
+    assert failure_line(other, seeds) == "partition minilm: boom"
 
 
 def test_model_cells_chain_by_model_and_seeds_run_alone():

@@ -17,7 +17,7 @@ import dagster as dg
 from dagster import DagsterInstance
 
 from mmeb_assets.build.console import Console, new_log_path, quiet_terminal
-from mmeb_assets.build.outcome import BuildReport, RunOutcome, failure_line
+from mmeb_assets.build.outcome import BuildReport, RunOutcome, failure_line, partition_kind
 from mmeb_assets.build.phases import RunTask, load_definitions, plan_tasks
 from mmeb_assets.build.runners import InlineRunner, PoolRunner, default_workers, outcomes_of
 from mmeb_assets.build.worker import peak_rss_mib
@@ -28,9 +28,9 @@ def _names(assets: tuple[str, ...], limit: int = 4) -> str:
     return shown + (f", … ({len(assets)} assets)" if len(assets) > limit else "")
 
 
-def _outcome_line(outcome: RunOutcome) -> str:
+def _outcome_line(outcome: RunOutcome, seeds: frozenset[str]) -> str:
     if not outcome.ok:
-        return f"  FAILED  {failure_line(outcome)}  ({outcome.seconds:.1f}s)"
+        return f"  FAILED  {failure_line(outcome, seeds)}  ({outcome.seconds:.1f}s)"
     if outcome.skipped:
         return f"  skip    {outcome.label:<28} up to date"
     warned = f", {len(outcome.warnings)} check warning(s)" if outcome.warnings else ""
@@ -38,7 +38,7 @@ def _outcome_line(outcome: RunOutcome) -> str:
 
 
 def _run_phase(runner, tasks: list[RunTask], number: int, count: int, say: Callable[[str], None],
-               console: Console) -> list[RunOutcome]:
+               console: Console, seeds: frozenset[str] = frozenset()) -> list[RunOutcome]:
     started = time.monotonic()
     runs = sum(len(t.partitions) for t in tasks)
     single = runs == 1 and tasks[0].partitions == (None,)
@@ -54,10 +54,10 @@ def _run_phase(runner, tasks: list[RunTask], number: int, count: int, say: Calla
                 return  # a late report of an earlier phase, or one already shown
             shown.add(outcome.partition)
         if single:
-            state = "up to date" if outcome.skipped else "ok" if outcome.ok else f"FAILED {outcome.error}"
+            state = "up to date" if outcome.skipped else "ok" if outcome.ok else f"FAILED {failure_line(outcome).split(': ', 1)[-1]}"
             say(f"[{number}/{count}] {_names(outcome.assets, 6)}: {state} ({outcome.seconds:.1f}s)")
         else:
-            say(_outcome_line(outcome))
+            say(_outcome_line(outcome, seeds))
             console.progress(label, len(shown), runs)
 
     runner.on_outcome = show
@@ -74,6 +74,37 @@ def _run_phase(runner, tasks: list[RunTask], number: int, count: int, say: Calla
         failed = sum(not o.ok for o in outcomes)
         say(f"[{number}/{count}] done in {time.monotonic() - started:.1f}s: {runs - failed} ok, {failed} failed")
     return outcomes
+
+
+def _seed_keys(phases: list[list[RunTask]], own_graph: bool) -> frozenset[str]:
+    """The planned partitions that are seed projects (the manifest's ids); for another graph (tests),
+    the keys of its first partitioned phase."""
+    from mmeb_assets.manifests import ManifestError, load_manifest
+
+    planned = [[p for t in tasks for p in t.partitions if p] for tasks in phases]
+    try:
+        ids = set(load_manifest().ids) if own_graph else set()
+    except (ManifestError, OSError):
+        ids = set()
+    seeds = {p for keys in planned for p in keys if p in ids}
+    if not seeds and not own_graph:
+        seeds = set(next((keys for keys in planned if keys), []))
+    return frozenset(seeds)
+
+
+def _left_out_text(report: BuildReport) -> str:
+    parts = [f"{kind}(s) {', '.join(report.left_out_of(kind))}" for kind in ("seed", "partition", "cell")
+             if report.left_out_of(kind)]
+    return "; ".join(parts)
+
+
+def _stop_line(tasks: list[RunTask], outcomes: list[RunOutcome], rest: list[list[RunTask]],
+               seeds: frozenset[str]) -> str:
+    """One line for every phase a build skips because the phase before built nothing."""
+    kinds = {partition_kind(o.partition, seeds) for o in outcomes}
+    what = "no seed built" if kinds == {"seed"} else f"{', '.join(tasks[0].assets[:3])} built nothing"
+    skipped = [name for phase in rest for name in phase[0].assets]
+    return f"{what}: skipped {_names(tuple(skipped), 6)}"
 
 
 def build_all(partitions: list[str] | None = None, selection: list[str] | None = None,
@@ -94,23 +125,29 @@ def build_all(partitions: list[str] | None = None, selection: list[str] | None =
     with quiet_terminal(log_path, verbose) as console:
         say = log or console.line
         say(f"Dagster event log: {log_path} (--verbose prints it here)")
+        own_graph = definitions is None
         definitions = definitions or load_definitions()
         phases = plan_tasks(definitions, partitions, selection, instance or DagsterInstance.get(), force,
                             default_workers(), n_workers)
+        report.seeds = _seed_keys(phases, own_graph)
         runner = PoolRunner(n_workers, console, build_id) if n_workers > 1 else \
             InlineRunner(console, build_id, instance, definitions)
         announced = False
         try:
             for number, tasks in enumerate(phases, start=1):
                 if report.left_out and tasks[0].partitions == (None,) and not announced:
-                    say(f"  aggregates: built from the partitions that succeeded; left out: {', '.join(report.left_out)}")
+                    say(f"  aggregates: built from the partitions that succeeded; left out: {_left_out_text(report)}")
                     announced = True
                 if report.left_out:
                     tasks = [replace(task, left_out=tuple(report.left_out)) for task in tasks]
-                outcomes = _run_phase(runner, tasks, number, len(phases), say, console)
+                outcomes = _run_phase(runner, tasks, number, len(phases), say, console, report.seeds)
                 report.outcomes.extend(outcomes)
                 report.left_out += [o.partition for o in outcomes
                                     if not o.ok and o.partition and o.partition not in report.left_out]
+                if number < len(phases) and outcomes and not any(o.ok for o in outcomes):
+                    report.stopped = _stop_line(tasks, outcomes, phases[number:], report.seeds)
+                    say(f"  {report.stopped}")
+                    break
         finally:
             runner.close()
     report.seconds = time.monotonic() - started

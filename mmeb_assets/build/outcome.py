@@ -39,6 +39,8 @@ class BuildReport:
     peak_rss_mib: float = 0.0
     left_out: list[str] = field(default_factory=list)
     build_id: str = ""
+    seeds: frozenset[str] = frozenset()  # the seed partitions of the manifest, to name failures rightly
+    stopped: str = ""  # why the later phases did not run (one line), if they did not
 
     @property
     def ok(self) -> bool:
@@ -52,15 +54,36 @@ class BuildReport:
         skipped = sum(o.skipped for o in self.outcomes)
         lines = [f"{len(self.outcomes) - skipped} runs, {len(self.failed)} failed, {skipped} up to date and skipped; "
                  f"{self.seconds:.0f}s with {self.workers} worker(s), peak RSS {self.peak_rss_mib:.0f} MiB"]
-        lines += [f"  FAILED {failure_line(o)}" for o in self.failed]
+        lines += [f"  FAILED {failure_line(o, self.seeds)}" for o in self.failed]
+        if self.stopped:
+            lines.append(f"  {self.stopped}")
         return "\n".join(lines)
 
+    def left_out_of(self, kind: str) -> list[str]:
+        """Failed partitions of one kind ('seed', 'cell', 'partition'), in the order they failed."""
+        return [p for p in self.left_out if partition_kind(p, self.seeds) == kind]
 
-def failure_line(outcome: RunOutcome) -> str:
-    where = f"seed {outcome.partition}" if outcome.partition else "(unpartitioned)"
-    if outcome.partition and "|" in outcome.partition:
-        where = f"cell {outcome.partition}"
-    return f"{where}: {outcome.error or 'run failed'}"
+
+def partition_kind(partition: str | None, seeds: frozenset[str] | set[str] = frozenset()) -> str:
+    """'seed' for a seed project, 'cell' for a model x k cell, 'partition' otherwise (a retriever)."""
+    if not partition:
+        return "(unpartitioned)"
+    if "|" in partition:
+        return "cell"
+    return "seed" if not seeds or partition in seeds else "partition"
+
+
+MAX_REASON = 220
+
+
+def failure_line(outcome: RunOutcome, seeds: frozenset[str] | set[str] = frozenset()) -> str:
+    """'seed X: reason' / 'cell 10|model: reason' on one line: the reason's first line, shortened."""
+    kind = partition_kind(outcome.partition, seeds)
+    where = kind if not outcome.partition else f"{kind} {outcome.partition}"
+    reason = _first_line(outcome.error) or "run failed"
+    if len(reason) > MAX_REASON:
+        reason = reason[:MAX_REASON - 1].rstrip() + "…"
+    return f"{where}: {reason}"
 
 
 def _first_line(text: str) -> str:

@@ -34,8 +34,11 @@ def overall_accuracy(reports: Path) -> list[str]:
 
 def closing_lines(report: BuildReport, home: Path) -> list[str]:
     lines = [report.summary()]
-    if report.left_out:
-        lines.append(f"Aggregates were built without the failed seed(s): {', '.join(report.left_out)}")
+    seeds, cells = report.left_out_of("seed"), report.left_out_of("cell")
+    if seeds and not report.stopped:
+        lines.append(f"Aggregates were built without the failed seed(s): {', '.join(seeds)}")
+    if cells:
+        lines.append(f"Failed evaluation cell(s) (k|model), left out of the report: {', '.join(cells)}")
     reports = home / "evaluation" / "reports"
     lines += [f"Outputs under {home}:",
               f"  report:     {reports / 'leaderboard.md'} (`mmeb report` prints it; plots beside it)",

@@ -4,6 +4,7 @@ import dagster as dg
 
 from mmeb_assets.ingestion.demo_seeds import ensure_seed_pdf, generated_figure_hints
 from mmeb_assets.ingestion.document import SOURCE_DOCUMENT_FILE, IngestionError, ingest_pdf
+from mmeb_assets.ingestion.repairs import drop_unverified_claims
 from mmeb_assets.ingestion.source_facts import extract_source_facts
 from mmeb_assets.manifests import load_manifest
 from mmeb_assets.partitions import seed_partitions_def
@@ -50,7 +51,10 @@ def seed_document(context: dg.AssetExecutionContext, storage: StorageResource) -
         "source_document": dg.MetadataValue.path(str(out / SOURCE_DOCUMENT_FILE)),
         "pages": document.n_pages, "tables": len(document.tables), "figures": len(document.figures),
         "numeric_claims": len(document.numeric_claims),
+        "repairs": len(document.provenance.repairs),
     }
+    if document.provenance.repairs:
+        metadata["repairs_detail"] = dg.MetadataValue.md("\n".join(f"- {r}" for r in document.provenance.repairs))
     if document.tables:
         metadata["table_preview"] = dg.MetadataValue.md(table_markdown(document.tables[0]))
     if document.figures:
@@ -67,12 +71,14 @@ def source_facts(context: dg.AssetExecutionContext, seed_document: SourceDocumen
     """Textual and visual extraction (paper: Source Information Extraction); rules twin when offline."""
     entry = load_manifest().seed(context.partition_key)
     hints = generated_figure_hints(entry)
-    facts = extract_source_facts(seed_document, llm, domain=entry.domain, figure_hints=hints)
+    facts = drop_unverified_claims(extract_source_facts(seed_document, llm, domain=entry.domain, figure_hints=hints),
+                                   seed_document)
     textual = facts.textual
     return versioned(facts, {
         "generator": facts.provenance.generator, "method_name": textual.method_name,
         "claims": len(textual.claims), "config_facts": len(textual.config_facts),
         "components": len(textual.components), "figures_described": len(facts.visual),
+        "repairs": len(facts.provenance.repairs),
         "image_only_facts": sum(len(v.image_only_facts) for v in facts.visual),
         "preview": dg.MetadataValue.md("\n".join(
             [f"**{textual.method_name}**: {textual.one_sentence}", ""]

@@ -6,6 +6,7 @@ from pathlib import Path
 from mmeb_assets.ingestion.figures import extract_figures
 from mmeb_assets.ingestion.numbers import numeric_claims
 from mmeb_assets.ingestion.pdf_text import IngestionError, guess_title, open_pdf, read_pages
+from mmeb_assets.ingestion.repairs import screen_tables
 from mmeb_assets.ingestion.tables import extract_tables
 from mmeb_assets.provenance import code_version, file_hash, make_provenance
 from mmeb_assets.schema.source import SourceDocument
@@ -31,7 +32,7 @@ def ingest_pdf(path: Path, out_dir: Path, seed_id: str, title: str | None = None
     try:
         pages, captions = read_pages(doc)
         exclude: dict[int, list] = {}
-        tables = extract_tables(path, doc, captions, regions=exclude)
+        tables, table_repairs = screen_tables(extract_tables(path, doc, captions, regions=exclude))
         figures = extract_figures(doc, captions, out_dir)
         for figure in figures:
             if figure.bbox:
@@ -40,7 +41,8 @@ def ingest_pdf(path: Path, out_dir: Path, seed_id: str, title: str | None = None
         sha = file_hash(path)
         document = SourceDocument(
             seed_id=seed_id,
-            provenance=make_provenance(seed_id, "ingestion", "rules", code=code_version("ingestion"), inputs=sha),
+            provenance=make_provenance(seed_id, "ingestion", "rules", code=code_version("ingestion"), inputs=sha,
+                                       repairs=table_repairs),
             title=title or guess_title(doc), path=display_path or str(path), sha256=sha, n_pages=doc.page_count,
             pages=pages, tables=tables, figures=figures, numeric_claims=claims,
         )

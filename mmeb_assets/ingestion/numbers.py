@@ -18,6 +18,8 @@ UNIT_WORDS = (
 CURRENCY_PREFIX = {"$": "USD", "€": "EUR", "£": "GBP"}
 SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"“])")
 REFERENCE_BEFORE = re.compile(r"(Table|Figure|Fig\.|Section|Sec\.|Appendix|§|Eq\.|Equation|page|p\.)\s*$", re.I)
+RANGE_AFTER = re.compile(r"\s?[-–—]\s?\d")
+RANGE_BEFORE = re.compile(r"\d\s?[-–—]\s?$")
 YEAR_RE = re.compile(r"^(1[89]|20)\d\d$")
 
 
@@ -60,7 +62,8 @@ def _unit_after(text: str, end: int) -> str:
 
 def sentences(text: str) -> list[str]:
     """Sentences of a block of prose (line breaks joined, hyphenation at line ends undone)."""
-    joined = re.sub(r"(\w)-\n(\w)", r"\1\2", text)
+    joined = re.sub(r"(\d)[-–]\n(\d)", r"\1-\2", text)  # '113-' / '274' is one identifier or range, not 113274
+    joined = re.sub(r"([^\W\d_])-\n([^\W\d_])", r"\1\2", joined)
     flat = " ".join(joined.split())
     return [s for s in SENTENCE_SPLIT.split(flat) if s]
 
@@ -74,6 +77,8 @@ def claims_in_sentence(sentence: str, page: int) -> list[NumericClaim]:
             continue  # 'Table 2', 'Section 3', citation brackets
         if sentence[match.end():match.end() + 1] == ":":
             continue  # a numbered label ('Part 1:', 'GOVERN 1.5:'), not a measured value
+        if RANGE_AFTER.match(sentence, match.end()) or RANGE_BEFORE.search(before):
+            continue  # a range or compound id ('2001-2004', 'pages 1–10', 'Pub. L. 105-200'), not one value
         unit = _unit_after(sentence, match.end())
         if YEAR_RE.match(value) and not unit:
             continue  # years are dates ('in 2025', '(2019)'), not measured values

@@ -13,6 +13,7 @@ from mmeb_assets.qa.generate import generate_rule_items, make_context
 from mmeb_assets.qa.phrasing import scope_to_project
 from mmeb_assets.qa.mix import PAPER_MIX, achieved_mix, normalize_mix, select_mix
 from mmeb_assets.qa.quality import selection_bucket
+from mmeb_assets.qa.shortcut_guard import guard_shortcuts
 from mmeb_assets.qa.stats import QAStatistics, compute_statistics
 from mmeb_assets.qa.validate_llm import LLMValidator
 from mmeb_assets.qa.validation import validate_items
@@ -98,6 +99,7 @@ def qa_validated(context: dg.AssetExecutionContext, config: QAValidationConfig, 
     bucket = selection_bucket(index)
     selected, left_out = select_mix(kept, config.mix(), config.target_per_project, seed, bucket)
     selected, left_out, swaps = raise_evidence_floors(selected, left_out, index, bucket)
+    selected, left_out, shortcut_swaps = guard_shortcuts(selected, left_out, index, bucket)
     order = {t: n for n, t in enumerate(TASKS)}
     selected.sort(key=lambda i: (order[i.task], i.id))
     generator = llm.generator_name if use_llm else "rules"
@@ -111,7 +113,8 @@ def qa_validated(context: dg.AssetExecutionContext, config: QAValidationConfig, 
     drops = Counter(i.validation.category for i in dropped)
     return versioned(qa_set, {
         "kept": len(selected), "dropped": len(dropped), "passed_not_selected": len(left_out),
-        "evidence_floor_swaps": swaps,
+        "evidence_floor_swaps": swaps, "shortcut_swaps": len(shortcut_swaps),
+        "shortcut_swaps_detail": dg.MetadataValue.md("\n".join(f"- {s}" for s in shortcut_swaps) or "none"),
         "questions_jsonl": str(path), "mix": dg.MetadataValue.json(achieved_mix(selected)),
         "by_task": dg.MetadataValue.md(_task_md(selected)),
         "drop_categories": dg.MetadataValue.json(dict(sorted(drops.items()))),

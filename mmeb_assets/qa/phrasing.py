@@ -39,8 +39,8 @@ def metric(col: str) -> str:
     """A column header as it reads mid-sentence: 'Visual tokens' -> 'visual tokens', 'MRR' stays."""
     text = " ".join(col.split())
     first, sep, rest = text.partition(" ")
-    if _plain_capitalized(first) and not _is_acronym(first):
-        first = first[0].lower() + first[1:]
+    if _plain_capitalized(first) and not _is_acronym(first) and len(first[0].lower()) == 1:
+        first = first[0].lower() + first[1:]  # 'İ' lowers to two code points: such a word stays as printed
     return first + sep + rest
 
 

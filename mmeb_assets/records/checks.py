@@ -8,7 +8,7 @@ from pathlib import Path
 import pymupdf
 from PIL import Image
 
-from mmeb_assets.records.content import expected_doc_values, pending_only_values
+from mmeb_assets.records.content import expected_doc_values, is_number_like, items_of, pending_only_values
 from mmeb_assets.records.headers import contains_value
 from mmeb_assets.schema.records import RecordSet
 from mmeb_assets.schema.source import SourceFacts
@@ -118,7 +118,7 @@ def pixel_only_values(facts: SourceFacts, plan: EventPlan) -> set[str]:
     """Image-only values that no table, claim, config, item or invented fact also states. As in the
     plan's `pixel_only_values`, only value-like strings are policed: 3 characters or more (not axis
     ticks like '2') and holding a digit (a diagram's 'detection head' label is a word anyone may say)."""
-    from mmeb_assets.simulation.plan import PIXEL_VALUE
+    from mmeb_assets.simulation.plan import policed_pixel_value
 
     stated = {c for t in facts.tables for row in t.rows for c in row} | {h for t in facts.tables for h in t.header}
     stated |= {v for c in facts.textual.claims for v in c.value_strings}
@@ -128,7 +128,7 @@ def pixel_only_values(facts: SourceFacts, plan: EventPlan) -> set[str]:
     stated |= {v.value for f in plan.evolving_facts for v in f.versions}
     stated |= {c for d in plan.decisions for c in d.cites}
     return {f.value for v in facts.visual for f in v.image_only_facts
-            if len(f.value.strip()) >= 3 and PIXEL_VALUE.match(f.value.strip()) and f.value not in stated}
+            if policed_pixel_value(f.value) and f.value not in stated}
 
 
 def check_pixel_only(rs: RecordSet, facts: SourceFacts, plan: EventPlan) -> list[str]:
@@ -219,6 +219,33 @@ def _check_pdfs(rs: RecordSet, plan: EventPlan, project_dir: Path) -> list[str]:
         for v in pending_only_values(plan, plan_doc):
             if contains_value(text, v):
                 out.append(f"{filename}: value {v!r} of a pending result is printed")
+        out += pending_rows_printed(project_dir / filename, plan, plan_doc, filename)
+    return out
+
+
+def _key(text: str | None) -> str:
+    return "".join((text or "").split()).lower()
+
+
+def pending_rows_printed(pdf_path: Path, plan: EventPlan, plan_doc, filename: str) -> list[str]:
+    """By identity: the table row of each pending item, read back from the PDF's ruled tables, shows
+    none of that item's values (an equal number in another row or paragraph is not this item's cell)."""
+    pending = {_key(i.label): i for i in items_of(plan, plan_doc.pending_item_ids)}
+    if not pending:
+        return []
+    out = []
+    with pymupdf.open(pdf_path) as doc:
+        for page in doc:
+            for table in page.find_tables().tables:
+                for cells in (row.cells for row in table.rows):
+                    row = [page.get_textbox(c) if c else "" for c in cells]  # the cell's own text, in reading order
+                    item = pending.get(_key(row[0] if row else ""))
+                    if item is None:
+                        continue
+                    values = {_key(v) for v in item.values.values() if v and is_number_like(v)}
+                    printed = [c for c in row[1:] if _key(c) in values]
+                    if printed:
+                        out.append(f"{filename}: the row of pending {item.id} ({item.label!r}) prints {printed[0]!r}")
     return out
 
 

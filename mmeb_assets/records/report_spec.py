@@ -75,7 +75,7 @@ def rules_report_spec(ctx: RenderContext, doc: DocumentPlan) -> ReportSpec:
                           Block(kind="paragraph", text=f"{org.internal_model_name}: {mask_values(tx.one_sentence, unseen)}")]),
              Page(blocks=[Block(kind="heading", text="Method"),
                           Block(kind="paragraph", text=mask_values(tx.task_summary, unseen)),
-                          Block(kind="bullets", items=tx.pipeline_steps or tx.components),
+                          Block(kind="bullets", items=[mask_values(t, unseen) for t in tx.pipeline_steps or tx.components]),
                           Block(kind="heading", text="Configuration"),
                           Block(kind="table", header=["Setting", "Value"],
                                 rows=[[c.name, c.value] for c in tx.config_facts])]),

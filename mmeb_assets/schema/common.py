@@ -23,6 +23,9 @@ class Provenance(BaseModel):
     inputs_hash: str = ""
     fallbacks: list[str] = Field(default=[], exclude_if=lambda v: not v,
                                  description="parts made by the rules twin after an LLM failure, with the reason")
+    repairs: list[str] = Field(default=[], exclude_if=lambda v: not v,
+                               description="items a check repaired or dropped (one defective table, claim, "
+                                           "row, event or record), each with the reason")
 
 
 class StageArtifact(BaseModel):

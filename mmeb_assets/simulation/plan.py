@@ -71,6 +71,15 @@ def describe_target(items: list[PlanItem], invented: list[InventedFact]):
 
 
 PIXEL_VALUE = re.compile(r"^[\w%$€£+\-]*\d[\w.,%$€£+\-/ ]*$")
+COMMON_NUMBER = re.compile(r"^(?:(?:1[89]|20)\d\d|[1-9]\d*00)$")  # a year, or a round axis tick (500, 2000)
+
+
+def policed_pixel_value(value: str) -> bool:
+    """A value that only a figure's pixels may carry: value-like, 3+ characters, and distinctive.
+    Years and round ticks ('2000', '500') are said for other reasons everywhere (dates, log steps),
+    so an equal string elsewhere is not the figure's fact."""
+    value = value.strip()
+    return len(value) >= 3 and bool(PIXEL_VALUE.match(value)) and not COMMON_NUMBER.match(value)
 
 
 def pixel_only(docs, texts: list[str]) -> dict[str, list[str]]:
@@ -79,7 +88,7 @@ def pixel_only(docs, texts: list[str]) -> dict[str, list[str]]:
     blob = "\n".join(texts)
     for d in docs:
         cleaned = [v.strip(" ,;:") for v in d.pixel_only_values]
-        keep = [v for v in dict.fromkeys(cleaned) if len(v) >= 3 and PIXEL_VALUE.match(v) and v not in blob]
+        keep = [v for v in dict.fromkeys(cleaned) if policed_pixel_value(v) and v not in blob]
         d.pixel_only_values = keep
         if keep:
             out[d.id] = keep
