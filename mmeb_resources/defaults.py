@@ -44,6 +44,16 @@ def llm_from_env() -> LLMResource:
     )
 
 
+def gpu_from_env() -> GPUResource:
+    """The managed-server resource: vLLM's api_server from `.venv-vllm` when `make vllm GPU=1` (or
+    `mmeb serve --gpu`) set that venv up, else the `vllm serve` on PATH."""
+    from mmeb_resources import vllm_local
+
+    if vllm_local.installed():
+        return GPUResource(command=vllm_local.api_server_command())
+    return GPUResource()
+
+
 def default_resources() -> dict:
     """Resource key -> resource, one obvious place for the whole project."""
     return {
@@ -51,5 +61,5 @@ def default_resources() -> dict:
         "io_manager": PydanticJsonIOManager(),
         "llm": llm_from_env(),
         "embedder": embedder_from_env(), "lancedb": LanceDBResource(),
-        "gpu": GPUResource(),
+        "gpu": gpu_from_env(),
     }

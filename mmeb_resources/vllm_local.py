@@ -101,12 +101,16 @@ def prepare_model(home: Path, gguf_spec: str = SMOLLM2_GGUF, log=print) -> Path:
     return target
 
 
+def api_server_command(venv: Path | None = None) -> str:
+    return f"{venv_python(venv)} -m vllm.entrypoints.openai.api_server"
+
+
 def server_resource(venv: Path | None = None, gpu: bool = False, port: int = 0, log_dir: str = ""):
     """A GPUResource that starts vLLM's OpenAI server from the venv: on a GPU with its memory
     setting, on the CPU with a 2 GiB KV cache (`VLLM_CPU_KVCACHE_SPACE`) and no GPU flags."""
     from mmeb_resources.gpu import GPUResource
 
-    command = f"{venv_python(venv)} -m vllm.entrypoints.openai.api_server"
+    command = api_server_command(venv)
     if gpu:
         return GPUResource(command=command, port=port, log_dir=log_dir)
     return GPUResource(command=command, port=port, log_dir=log_dir, gpu_memory_utilization=0.0,

@@ -81,3 +81,15 @@ def test_local_vllm_server_runs_the_api_server_module_with_the_model_flag_and_cp
     assert "fake vllm server for /models/smol" in log and "VLLM_CPU_KVCACHE_SPACE=2" in log
     gpu = vllm_local.server_resource(tmp_path / "venv", gpu=True)
     assert "--gpu-memory-utilization" in gpu.server_command("m", 1, "m") and not gpu.env
+
+
+def test_the_gpu_resource_uses_the_vllm_venv_once_it_is_set_up(tmp_path, monkeypatch):
+    from mmeb_resources.defaults import gpu_from_env
+
+    venv = fake_vllm_venv(tmp_path)
+    monkeypatch.setenv("MMEB_VLLM_VENV", str(venv))
+    assert gpu_from_env().command == "vllm serve", "a venv without the setup stamp is not used"
+    (venv / ".installed").write_text("0.32.0\n")
+    command = gpu_from_env().server_command("Qwen/Qwen3.5-2B", 8125, "qwen3.5-2b")
+    assert command[:4] == [str(venv / "bin" / "python"), "-m", "vllm.entrypoints.openai.api_server", "--model"]
+    assert "--gpu-memory-utilization" in command
