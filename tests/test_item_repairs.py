@@ -159,3 +159,10 @@ def test_a_pending_result_is_printed_only_when_its_own_row_shows_it(tmp_path_fac
         {}, folder / "leaked.pdf", author="a")
     assert pending_rows_printed(leaked, plan, doc, "leaked.pdf") == [
         "leaked.pdf: the row of pending run_p ('System run_p') prints '77.7'"]
+
+
+def test_a_header_that_swallowed_prose_drops_its_table():
+    swallowed = _table([["GOLD", "12.24", "23.38"]], header=("(2010), Woodsend and Lapata (2011)", "", "respectively. UNSUP is our"))
+    messages = _table([["x", "1", "2"]], header=("I + 1", "Questo menu non e buono. Il menu e ricco.", "This menu is not good."))
+    assert any("reads as running text" in p for p in table_defects(swallowed))
+    assert table_defects(messages) == []

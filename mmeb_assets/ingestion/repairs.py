@@ -11,6 +11,9 @@ import re
 from mmeb_assets.ingestion.source_facts import check_textual, source_text
 from mmeb_assets.schema.source import SourceDocument, SourceFacts, Table
 
+# A header cell that is a fragment of prose, not a column name: a citation year '(2012)' or a trailing
+# function word ('... is our'). (A sentence alone is a fine header: tables of example messages.)
+PROSE_HEADER = re.compile(r"\((?:19|20)\d\d[a-z]?\)|\b(?:and|of|the|is|our|we|to|that|which)$")
 ITEM_REF = re.compile(r"^(?P<kind>claims|config_facts)\[(?P<index>\d+)\]")
 
 
@@ -24,6 +27,9 @@ def table_defects(table: Table) -> list[str]:
         problems.append(f"row widths {sorted(widths)}")
     if not table.rows:
         problems.append("no body rows")
+    prose = next((h for h in table.header if PROSE_HEADER.search(h)), None)
+    if prose is not None:
+        problems.append(f"header cell {prose[:40]!r} reads as running text (the grid swallowed prose)")
     return problems
 
 

@@ -88,12 +88,14 @@ def qa_no_duplicates(context: dg.AssetCheckExecutionContext, qa_validated) -> dg
     return _result([f"{key}: {f}" for key, v in sets.items() for f in find_duplicates(_items(v))])
 
 
-@dg.asset_check(asset=qa_validated, blocking=False, description="each of the 8 task types is present")
+@dg.asset_check(asset=qa_validated, blocking=True,
+                description="floor: each of the 8 task types is present (defective questions are dropped one by "
+                            "one; a project fails only when what is left misses a task type)")
 def qa_task_coverage(context: dg.AssetCheckExecutionContext, qa_validated) -> dg.AssetCheckResult:
     sets = _own(qa_validated, context)
-    missing = sorted({t for v in sets.values() for t in find_missing_tasks(_items(v))})
-    return _result([f"missing task: {t}" for t in missing], severity=dg.AssetCheckSeverity.WARN,
-                   tasks_present=len(TASKS) - len(missing))
+    missing = [t for t in TASKS if any(t in find_missing_tasks(_items(v)) for v in sets.values())]
+    findings = [f"floor not met: all 8 task types (missing {', '.join(missing)})"] if missing else []
+    return _result(findings, tasks_present=len(TASKS) - len(missing))
 
 
 @dg.asset_check(asset=benchmark, blocking=True, description="merged benchmark: no leak, no duplicate ids, evidence present")

@@ -45,7 +45,7 @@ def evidence_floors(index: ProjectIndex) -> tuple[Floor, ...]:
             Floor("multi_source", TARGETS["multi_source"], multi_source))
 
 
-def _needed(selected: list[QAItem], floor: Floor) -> int:
+def needed(selected: list[QAItem], floor: Floor) -> int:
     """How many more kept items must satisfy the floor."""
     answerable = sum(_answerable(i) for i in selected)
     return max(0, math.ceil(floor.share * answerable - 1e-9) - sum(floor.holds(i) for i in selected))
@@ -121,7 +121,7 @@ def raise_evidence_floors(selected: list[QAItem], left_out: list[QAItem], index:
     floors = evidence_floors(index)
     swaps = 0
     for floor in floors:
-        while _needed(selected, floor) > 0:
+        while needed(selected, floor) > 0:
             found = _find_swap(selected, left_out, floor, floors, bucket)
             if found is None:
                 break

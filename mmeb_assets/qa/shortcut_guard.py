@@ -17,6 +17,7 @@ from typing import Callable
 from mmeb_assets.evaluation.judge import judge_rules
 from mmeb_assets.evaluation.readers import read_answer
 from mmeb_assets.qa.evidence import ProjectIndex
+from mmeb_assets.qa.evidence_floors import evidence_floors, needed
 from mmeb_assets.qa.quality import SHORTCUT_K, LexicalRanker
 from mmeb_assets.schema import QAItem
 
@@ -57,10 +58,16 @@ class ReaderJudge:
         return not r.oracle and (r.first or r.latest)
 
 
+def _score(judge: ReaderJudge, items: list[QAItem]) -> tuple[int, int]:
+    """Higher is better: the gap first, then fewer questions only a shortcut answers."""
+    return judge.gap(items), -sum(judge.shortcut_only(i) for i in items)
+
+
 def _swap_for(task_items: list[int], selected: list[QAItem], left_out: list[QAItem], judge: ReaderJudge,
               bucket: Callable[[QAItem], str]) -> tuple[int, int] | None:
-    """(kept index, left-out index) of the first exchange in one task that raises its gap."""
-    before = judge.gap([selected[i] for i in task_items])
+    """(kept index, left-out index) of the first exchange in one task, within the same bucket, that
+    raises its score."""
+    before = _score(judge, [selected[i] for i in task_items])
     for i in task_items:
         outgoing = selected[i]
         if not judge.shortcut_only(outgoing):
@@ -69,27 +76,46 @@ def _swap_for(task_items: list[int], selected: list[QAItem], left_out: list[QAIt
             if incoming.task != outgoing.task or bucket(incoming) != bucket(outgoing):
                 continue
             trial = [incoming if n == i else selected[n] for n in task_items]
-            if judge.gap(trial) > before:
+            if _score(judge, trial) > before:
                 return i, j
+    return None
+
+
+def _drop_for(task_items: list[int], selected: list[QAItem], index: ProjectIndex, judge: ReaderJudge) -> int | None:
+    """A kept question only a shortcut answers, whose removal keeps the task and the evidence floors
+    (cross-source items stay: their first/later-posted balance is set by the floors step)."""
+    floors = evidence_floors(index)
+    for i in task_items:
+        item = selected[i]
+        if len(task_items) < 2 or item.task == "cross_source_conflict" or not judge.shortcut_only(item):
+            continue
+        rest = selected[:i] + selected[i + 1:]
+        if all(needed(rest, floor) == 0 for floor in floors):
+            return i
     return None
 
 
 def guard_shortcuts(selected: list[QAItem], left_out: list[QAItem], index: ProjectIndex,
                     bucket: Callable[[QAItem], str]) -> tuple[list[QAItem], list[QAItem], list[str]]:
-    """(selected, left out, one line per swap): every task's oracle-vs-shortcut gap raised to >= 0
-    where the left-out questions allow it."""
+    """(selected, left out, one line per change): every task's oracle-vs-shortcut gap raised to >= 0
+    by swaps within a bucket, else by leaving out a question only a shortcut answers."""
     selected, left_out = list(selected), list(left_out)
     judge = ReaderJudge(index)
-    swaps: list[str] = []
+    changes: list[str] = []
     for task in dict.fromkeys(i.task for i in selected):
         for _ in range(len(selected)):
             task_items = [n for n, item in enumerate(selected) if item.task == task]
             if judge.gap([selected[n] for n in task_items]) >= 0:
                 break
             found = _swap_for(task_items, selected, left_out, judge, bucket)
-            if found is None:
+            if found is not None:
+                i, j = found
+                changes.append(f"{task}: {selected[i].id} (shortcut answers, oracle misses) -> {left_out[j].id}")
+                selected[i], left_out[j] = left_out[j], selected[i]
+                continue
+            drop = _drop_for(task_items, selected, index, judge)
+            if drop is None:
                 break
-            i, j = found
-            swaps.append(f"{task}: {selected[i].id} (shortcut answers, oracle misses) -> {left_out[j].id}")
-            selected[i], left_out[j] = left_out[j], selected[i]
-    return selected, left_out, swaps
+            changes.append(f"{task}: {selected[drop].id} left out (shortcut answers, oracle misses; no swap)")
+            left_out.append(selected.pop(drop))
+    return selected, left_out, changes
