@@ -54,7 +54,8 @@ def smollm(home: Path, args, structured: bool = True) -> LLMResource:
     common = dict(home=str(home), max_tokens=args.max_tokens, max_json_tries=args.json_tries, concurrency=1,
                   structured_outputs=structured)
     if args.base_url:  # any OpenAI-compatible endpoint: `make vllm`'s SmolLM2 server, or the echo server
-        return LLMResource(backend="openai", base_url=args.base_url, model=args.model, timeout_s=600, **common)
+        return LLMResource(backend="openai", base_url=args.base_url, model=args.model, timeout_s=600,
+                           max_context_tokens=args.context, **common)
     return LLMResource(backend="transformers", model="SmolLM2-135M-Instruct", model_path=SMOLLM2, device="cpu",
                        model_cache_dir=args.model_cache, max_context_tokens=8192, **common)
 
@@ -224,6 +225,8 @@ def main() -> int:
     parser.add_argument("--model", default="endpoint-model", help="the model name sent to --base-url")
     parser.add_argument("--schema", choices=("both", "on", "off"), default="both",
                         help="send the stages' schemas as response_format (on), not (off), or run both")
+    parser.add_argument("--context", type=int, default=8192, help="the endpoint's context in tokens")
+    parser.add_argument("--reasons", action="store_true", help="print every reason an item was not accepted")
     parser.add_argument("--model-cache", default=str(Path(tempfile.gettempdir()) / "mmeb-model-cache"),
                         help="where the GGUF's converted weights are kept between runs")
     args = parser.parse_args()
@@ -240,6 +243,11 @@ def main() -> int:
           f"{args.answers} answers; {args.json_tries} JSON tr{'y' if args.json_tries == 1 else 'ies'}, "
           f"max {args.max_tokens} new tokens\n")
     print_table(runs)
+    if args.reasons:
+        for structured, (results, _) in runs.items():
+            for r in results:
+                for reason in r.reasons:
+                    print(f"{'with' if structured else 'without'} schema | {r.stage} | {reason[:400]}")
     return 1 if any(r.crash for results, _ in runs.values() for r in results) else 0
 
 

@@ -25,7 +25,8 @@ def llm_from_env() -> LLMResource:
     openai reads `MMEB_LLM_BASE_URL`, `MMEB_LLM_MODEL`, `MMEB_LLM_API_KEY` (hidden in the UI);
     the in-process backends read `MMEB_LLM_MODEL` and `MMEB_LLM_MODEL_PATH` (a folder, a GGUF file,
     or `pkg:<package>/<file>`). `MMEB_LLM_STRUCTURED=0` stops sending the stages' schemas as
-    `response_format` (on by default).
+    `response_format` (on by default). `MMEB_LLM_CONTEXT_TOKENS` is the endpoint's context (default
+    131072); prompts that carry many records (QA validation's full-project stage) are cut to fit it.
     """
     backend = os.environ.get("MMEB_LLM_BACKEND", "rules")
     if backend not in BACKENDS:
@@ -38,6 +39,7 @@ def llm_from_env() -> LLMResource:
                            model_path=EnvVar("MMEB_LLM_MODEL_PATH"), structured_outputs=structured)
     return LLMResource(
         backend="openai", structured_outputs=structured,
+        max_context_tokens=int(os.environ.get("MMEB_LLM_CONTEXT_TOKENS") or 131072),
         model=EnvVar("MMEB_LLM_MODEL"),
         base_url=EnvVar("MMEB_LLM_BASE_URL"),
         api_key=EnvVar("MMEB_LLM_API_KEY") if os.environ.get("MMEB_LLM_API_KEY") else "not-needed",

@@ -128,7 +128,7 @@ def test_every_llm_stage_of_a_demo_seed_sends_its_schema(tmp_path, monkeypatch, 
     monkeypatch.setenv("MMEB_HOME", str(tmp_path / "home"))
     bench = _bench()
     with OpenAITestServer(lambda payload: "not json at all") as server:
-        args = SimpleNamespace(base_url=server.base_url, model="m", max_tokens=64, json_tries=1, days=1, families=1,
+        args = SimpleNamespace(base_url=server.base_url, model="m", max_tokens=64, context=8192, json_tries=1, days=1, families=1,
                                validate=1, answers=1, model_cache=str(tmp_path))
         results, _ = bench.run_stages(args, structured)
     assert not [r.crash for r in results if r.crash]
@@ -145,3 +145,18 @@ def test_every_llm_stage_of_a_demo_seed_sends_its_schema(tmp_path, monkeypatch, 
     names = {r["response_format"]["json_schema"]["name"] for r in others}
     assert {"TextualExtraction", "VisualExtraction", "OrgDraft", "ScheduleDraft", "ErrorsDecisionsDraft",
             "EvolvingFactsDraft", "SlackDayOut", "ReportSpec", "QASpec", "Stage1Reply", "JudgeVerdict"} <= names, names
+
+
+def test_full_project_validation_cuts_the_records_to_the_models_context(monkeypatch):
+    """An 8k server refused the 60,000-character record dump (HTTP 400); the budget follows the
+    LLM's context, and an endpoint of unknown (large) context keeps the full default."""
+    from mmeb_assets.qa.validate_llm import ALL_RECORDS_CHARS, records_budget
+    from mmeb_resources.defaults import llm_from_env
+
+    small = LLMResource(backend="openai", base_url="http://127.0.0.1:9/v1", max_context_tokens=8192, max_tokens=1024)
+    assert records_budget(small) == (8192 - 1024 - 1500) * 3 < ALL_RECORDS_CHARS
+    monkeypatch.setenv("MMEB_LLM_BACKEND", "openai")
+    monkeypatch.delenv("MMEB_LLM_CONTEXT_TOKENS", raising=False)
+    assert records_budget(llm_from_env()) == ALL_RECORDS_CHARS
+    monkeypatch.setenv("MMEB_LLM_CONTEXT_TOKENS", "8192")
+    assert records_budget(llm_from_env()) < ALL_RECORDS_CHARS

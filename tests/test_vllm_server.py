@@ -52,7 +52,7 @@ def _bench():
 def seed_run(server_url, tmp_path_factory):
     """Every LLM stage of one demo seed through the server, with the schemas sent."""
     bench = _bench()
-    args = SimpleNamespace(base_url=server_url, model=vllm_local.SERVED_NAME, max_tokens=1024, json_tries=1,
+    args = SimpleNamespace(base_url=server_url, model=vllm_local.SERVED_NAME, max_tokens=1024, context=8192, json_tries=1,
                            days=2, families=3, validate=2, answers=3, model_cache=str(tmp_path_factory.mktemp("m")))
     saved = os.environ.get("MMEB_HOME")
     try:

@@ -32,7 +32,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                   f"log {running.log_path})")
             print(f"  export {vllm_local.URL_ENV}={running.base_url}   # the smollm2-135m-vllm registry entry")
             print(f"  export MMEB_LLM_BACKEND=openai MMEB_LLM_BASE_URL={running.base_url} "
-                  f"MMEB_LLM_MODEL={args.served_name}   # every construction stage")
+                  f"MMEB_LLM_MODEL={args.served_name} MMEB_LLM_CONTEXT_TOKENS={args.max_model_len}"
+                  "   # every construction stage")
             print("Ctrl-C stops it.")
             while running.process.poll() is None:
                 time.sleep(1.0)

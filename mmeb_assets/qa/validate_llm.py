@@ -81,6 +81,16 @@ def render_records(records: list[Record], budget: int = ALL_RECORDS_CHARS) -> st
     return "\n".join(parts)
 
 
+def records_budget(llm, chars_per_token: int = 3, reserve_tokens: int = 1500) -> int:
+    """Characters of project records that fit the model's context beside the reply and the rest of
+    the prompt (an 8k-context SmolLM2 on vLLM answered HTTP 400 to the 60,000-character default)."""
+    context = int(getattr(llm, "max_context_tokens", 0) or 0)
+    if context <= 0:
+        return ALL_RECORDS_CHARS
+    room = (context - int(getattr(llm, "max_tokens", 0) or 0) - reserve_tokens) * chars_per_token
+    return max(2_000, min(ALL_RECORDS_CHARS, room))
+
+
 class LLMValidator:
     """Stage functions with the same shape as the rule ones, backed by `llm.generate_json`."""
 
@@ -129,7 +139,7 @@ class LLMValidator:
             "s1_answer": s1.answer or "(none)", "s1_knowable": str(s1.verdict == "knowable").lower(),
             "s2_verdict": s2.verdict, "s2_cause": s2.cause, "s2_reason": s2.reason,
             "cited_records": render_records(self._cited(item)) or "(none)",
-            "all_records": render_records(self.index.ordered),
+            "all_records": render_records(self.index.ordered, records_budget(self.llm)),
         }, Stage3Reply, stage="qa.validate.full_project", validate=check).value
         fix = Fix(q=reply.fix.q or None, gold_answer=reply.fix.gold or None,
                   evidence_add=list(reply.fix.evidence_add or []), note=reply.fix.note)
