@@ -154,7 +154,7 @@ def test_full_project_validation_cuts_the_records_to_the_models_context(monkeypa
     from mmeb_resources.defaults import llm_from_env
 
     small = LLMResource(backend="openai", base_url="http://127.0.0.1:9/v1", max_context_tokens=8192, max_tokens=1024)
-    assert records_budget(small) == (8192 - 1024 - 1500) * 3 < ALL_RECORDS_CHARS
+    assert records_budget(small) == (8192 - 1024 - 1500) * 2 < ALL_RECORDS_CHARS
     monkeypatch.setenv("MMEB_LLM_BACKEND", "openai")
     monkeypatch.delenv("MMEB_LLM_CONTEXT_TOKENS", raising=False)
     assert records_budget(llm_from_env()) == ALL_RECORDS_CHARS
