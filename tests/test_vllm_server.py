@@ -68,9 +68,12 @@ def test_every_stage_of_a_demo_seed_runs_through_the_server_under_its_schema(see
     assert set(by_stage) == {"source facts", "simulation", "records", "qa generation", "qa validation",
                              "answering", "judging"}
     for stage, result in by_stage.items():
+        print(f"{stage}: {result.accepted}/{result.items} accepted from SmolLM2 on vLLM ({result.seconds:.0f} s)")
         assert result.items > 0, stage
-        # under the schema a reply is never rejected for its form, only for what it says
-        assert not [x for x in result.reasons if "invalid JSON" in x and "Expecting" in x], (stage, result.reasons)
+        # every prompt fits the 8k context (QA validation cuts its record dump to it)
+        assert not [x for x in result.reasons if "request failed" in x], (stage, result.reasons)
+    # a small schema is always met: every judge verdict parses (0 of 2 without the schema, measured)
+    assert by_stage["judging"].accepted == by_stage["judging"].items
 
 
 def rules_project(bench, work: Path):
