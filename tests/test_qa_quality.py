@@ -232,3 +232,30 @@ def test_position_balance_swaps_cross_source_items_into_the_band(project):
     assert swaps == 1 and 0.4 <= _first_share(lifted, bucket) <= 0.6
     assert len(lifted) == len(selected) and {i.id for i in lifted + rest} == {i.id for i in xsc}
     assert raise_evidence_floors(lifted, rest, index, bucket)[2] == 0
+
+
+def test_shortcut_guard_raises_every_task_gap_to_zero_where_it_can(project):
+    """A kept set that holds the questions a position shortcut answers while the oracle misses them
+    (planted: those first) is repaired task by task: after the guard no task's gap is negative unless no
+    allowed swap or removal is left, the swaps keep task buckets, and nothing is lost or duplicated."""
+    from mmeb_assets.qa.shortcut_guard import ReaderJudge, guard_shortcuts
+
+    index, _ = project
+    items = generate_rule_items(make_context(index, make_provenance(SEED, "qa", "rules")))
+    kept, _ = validate_items(items, index)
+    judge = ReaderJudge(index)
+    shortcut_first = sorted(kept, key=lambda i: (not judge.shortcut_only(i), i.id))
+    selected, left_out = select_mix(shortcut_first, PAPER_MIX, 40, SEED, lambda i: "all")
+    bucket = selection_bucket(index)
+    guarded, rest, changes = guard_shortcuts(selected, left_out, index, bucket)
+    assert sorted(i.id for i in guarded + rest) == sorted(i.id for i in selected + left_out)
+    assert len({i.id for i in guarded}) == len(guarded)
+    gaps_before = {t: judge.gap([i for i in selected if i.task == t]) for t in TASKS}
+    gaps_after = {t: judge.gap([i for i in guarded if i.task == t]) for t in TASKS}
+    assert all(gaps_after[t] >= gaps_before[t] for t in TASKS)
+    assert all(" -> " in c or "left out" in c for c in changes)
+    changed = {c.split(":")[0] for c in changes}
+    assert all(gaps_before[t] < 0 for t in changed)  # only tasks a shortcut was winning are touched
+    if changes:
+        assert sum(min(g, 0) for g in gaps_after.values()) >= sum(min(g, 0) for g in gaps_before.values())
+    assert guard_shortcuts(guarded, rest, index, bucket)[2] == [] or any(g < 0 for g in gaps_after.values())
