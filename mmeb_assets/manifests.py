@@ -250,7 +250,7 @@ def _yaml_error_line(exc: yaml.YAMLError) -> str:
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None)
     if mark is not None and problem:
-        return f"line {mark.line + 1}, column {mark.column + 1}: {problem}"
+        return f"line {mark.line + 1}, column {mark.column + 1}: {' '.join(str(problem).split())}"
     return " ".join(str(exc).split())
 
 

@@ -109,6 +109,10 @@ def test_symlink_to_a_system_file_is_refused_by_its_written_name(tmp_path):
     with pytest.raises(ManifestError, match=r"seeds\[0\]\.path") as refused:
         load_manifest(manifest).pdf_path("link")
     assert "/etc/passwd" not in str(refused.value)
+    with pytest.MonkeyPatch.context() as mp:  # what `mmeb build` prints: that line, then nothing was built
+        rc, out, err, calls = _cli(["build", "--manifest", str(manifest)], mp, tmp_path / "home")
+    assert (rc, calls, out) == (2, [], "")
+    assert err.splitlines() == [line, f"{manifest}: none of its 1 seed entries is valid: nothing was built"]
 
 
 def test_links_to_a_real_pdf_elsewhere_are_refused_and_links_inside_followed(tmp_path):
