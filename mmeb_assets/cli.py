@@ -15,12 +15,29 @@ STAGE_CLI_MODULES = (
 )
 
 
-def _set_environment(args: argparse.Namespace) -> None:
+def _choose_manifest_and_home(args: argparse.Namespace) -> None:
     """Choose the manifest and data home before the Definitions (and their partitions) load."""
     if getattr(args, "manifest", None):
         os.environ["MMEB_MANIFEST"] = str(Path(args.manifest).resolve()) if Path(args.manifest).exists() else args.manifest
     if getattr(args, "home", None):
         os.environ["MMEB_HOME"] = str(Path(args.home).resolve())
+
+
+def _refuse_unbuildable_manifest(args: argparse.Namespace) -> int:
+    """0, or (the reasons printed) the exit status of a build whose manifest has nothing to build."""
+    if args.func not in (_cmd_build, _cmd_demo):
+        return 0
+    from mmeb_assets.build.preflight import EXIT_BAD_MANIFEST, manifest_refusal
+
+    lines = manifest_refusal()
+    if lines:
+        print("\n".join(lines), file=sys.stderr)
+        return EXIT_BAD_MANIFEST
+    return 0
+
+
+def _set_environment(args: argparse.Namespace) -> None:
+    """The Dagster home under the data home (created here, after the manifest was found buildable)."""
     from mmeb_resources.storage import atomic_write_text, default_home
 
     os.environ.setdefault("DAGSTER_HOME", str(default_home() / "dagster"))
@@ -92,6 +109,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    _choose_manifest_and_home(args)
+    refused = _refuse_unbuildable_manifest(args)
+    if refused:
+        return refused
     _set_environment(args)
     return int(args.func(args) or 0)
 

@@ -17,9 +17,13 @@ One bad entry must not stop the others, so entries are checked one by one:
 
 Paths: `path` must name a `.pdf` inside the manifest's folder. A manifest that keeps its PDFs
 elsewhere says so explicitly with `allowed_roots:` (folders, relative to the manifest, that paths
-may point into; `manifests/shared.yaml` declares `../../shared/seeds`). The check is on the
-normalized path (`..` resolved lexically), so `../../etc/passwd` is refused and a symlink placed
-inside the folder on purpose is followed.
+may point into; `manifests/shared.yaml` declares `../../shared/seeds`). The check is on the file
+that would be read: `..` and symbolic links resolved, so `../../etc/passwd` and `link.pdf ->
+/etc/passwd` are both refused (and checked again just before the file is opened), while a link
+whose target stays inside the allowed folders is followed. Messages name the path as written.
+
+The YAML is read with limits (`bounded_yaml`: size, nesting depth, alias expansion); a manifest
+over them is refused whole, in one line.
 """
 from __future__ import annotations
 
@@ -33,10 +37,13 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from mmeb_assets.bounded_yaml import YAMLLimitError, load_bounded
+
 MANIFEST_DIR = Path(__file__).resolve().parents[1] / "manifests"
 SEED_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
 ARCHETYPES = ("research_lab", "analysis_firm")
 log = logging.getLogger(__name__)
+_LOGGED: set[tuple[Path, int, int]] = set()  # file versions whose refused entries were logged
 
 
 class ManifestError(ValueError):
@@ -96,7 +103,14 @@ class Manifest(BaseModel):
         raise KeyError(f"seed {seed_id!r} is not in manifest {self.file}")
 
     def pdf_path(self, seed_id: str) -> Path:
-        return (self.file.parent / self.seed(seed_id).path).resolve()
+        """The entry's file as written (joined to the manifest's folder, `..` folded), after checking
+        again that it really lies in the allowed folders: a link may have changed since loading."""
+        entry = self.seed(seed_id)
+        roots = [Path(os.path.normpath(self.file.parent / r)) for r in self.allowed_roots]
+        reason = _path_problem(entry.path, self.file.parent, roots)
+        if reason:
+            raise ManifestError(f"{self.field_ref(seed_id)}: {reason}")
+        return Path(os.path.normpath(self.file.parent / entry.path))
 
     def field_ref(self, seed_id: str, field: str = "path") -> str:
         """`<manifest>: seeds[i].<field>`, for errors about a valid entry's file."""
@@ -136,17 +150,29 @@ def resolve_manifest_path(name_or_path: str | os.PathLike | None = None) -> Path
     return path
 
 
-def load_manifest(name_or_path: str | os.PathLike | None = None, *, strict: bool = False) -> Manifest:
-    """The manifest with its valid entries; `strict=True` raises on any refused entry."""
+def load_manifest(name_or_path: str | os.PathLike | None = None, *, strict: bool = False,
+                  log_problems: bool = True) -> Manifest:
+    """The manifest with its valid entries; `strict=True` raises on any refused entry. Refused
+    entries are logged the first time a version of the file is loaded with `log_problems`."""
     path = resolve_manifest_path(name_or_path)
-    manifest = _load_cached(path, path.stat().st_mtime)
+    stat = path.stat()
+    version = (path, stat.st_mtime_ns, stat.st_size)
+    manifest = _load_cached(*version)
+    if log_problems and version not in _LOGGED:
+        _LOGGED.add(version)
+        for problem in manifest.problems:
+            log.warning("manifest entry refused: %s", problem.describe(path))
     return manifest.raise_for_problems() if strict else manifest
+
+
+def _one_line_name(part: object) -> str:
+    return part if isinstance(part, str) and part.isprintable() and part else repr(part)
 
 
 def _field_errors(exc: ValidationError) -> list[tuple[str, str]]:
     out = []
     for err in exc.errors():
-        field = ".".join(str(p) for p in err["loc"]) or "entry"
+        field = ".".join(_one_line_name(p) for p in err["loc"]) or "entry"
         message = err["msg"]
         if err["type"] == "literal_error" and field == "archetype":
             message = f"unknown archetype {err.get('input')!r}: use one of {', '.join(ARCHETYPES)}"
@@ -161,13 +187,27 @@ def _raw_id(entry: object) -> str | None:
     return value if isinstance(value, str) and SEED_ID_PATTERN.match(value) else None
 
 
+def _inside(target: Path, roots: list[Path]) -> bool:
+    return any(target == root or root in target.parents for root in roots)
+
+
 def _path_problem(path_value: str, folder: Path, roots: list[Path]) -> str:
-    """'' when the entry's path is acceptable, else why not."""
-    target = Path(os.path.normpath(folder / path_value))
-    if not any(target == root or root in target.parents for root in [folder, *roots]):
-        return (f"{path_value!r} points outside the manifest's folder {folder} (resolves to {target}); "
+    """'' when the file the entry's path leads to (links and `..` resolved) lies in the manifest's
+    folder or an allowed root, else why not; the message names the path only as written."""
+    allowed = [folder, *roots]
+    written = Path(os.path.normpath(folder / path_value))
+    try:
+        real = Path(os.path.realpath(written))
+        real_allowed = [Path(os.path.realpath(root)) for root in allowed]
+    except (OSError, ValueError) as exc:  # an embedded NUL, a name too long, a link loop on some systems
+        return f"{path_value!r} is not a usable file path ({type(exc).__name__})"
+    if not _inside(written, allowed):
+        return (f"{path_value!r} points outside the manifest's folder {folder}; "
                 "keep seed PDFs beside the manifest or list their folder under 'allowed_roots:'")
-    if target.suffix.lower() != ".pdf":
+    if not _inside(real, real_allowed):
+        return (f"{path_value!r} is a symbolic link (or lies under one) that leads outside the manifest's folder "
+                "and its allowed_roots; refused without opening it")
+    if written.suffix.lower() != ".pdf":
         return f"{path_value!r} is not a .pdf file name"
     return ""
 
@@ -206,21 +246,42 @@ def _check_entries(path: Path, raw_seeds: list, roots: list[Path]) -> tuple[list
     return [e for e in entries if e is not None], sorted(problems, key=lambda p: p.index), ids
 
 
-@lru_cache(maxsize=16)
-def _load_cached(path: Path, _mtime: float) -> Manifest:
+def _yaml_error_line(exc: yaml.YAMLError) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None)
+    if mark is not None and problem:
+        return f"line {mark.line + 1}, column {mark.column + 1}: {' '.join(str(problem).split())}"
+    return " ".join(str(exc).split())
+
+
+def _read_yaml(path: Path) -> object:
+    """The document, or ManifestError in one line naming the file (too large, too deep, an alias bomb,
+    not UTF-8, not YAML, a value YAML cannot construct)."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        return load_bounded(path.read_bytes())
+    except OSError as exc:
+        raise ManifestError(f"{path}: cannot be read: {exc.strerror or type(exc).__name__}") from exc
+    except YAMLLimitError as exc:
+        raise ManifestError(f"{path}: refused, over the YAML limits: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ManifestError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
     except yaml.YAMLError as exc:
-        raise ManifestError(f"{path}: not valid YAML: {exc}") from exc
+        raise ManifestError(f"{path}: not valid YAML: {_yaml_error_line(exc)}") from exc
+    except (ValueError, OverflowError) as exc:  # e.g. a date `2024-13-01`, an int of 5,000 digits
+        raise ManifestError(f"{path}: not valid YAML: a value cannot be read ({' '.join(str(exc).split())})") from exc
+
+
+@lru_cache(maxsize=16)
+def _load_cached(path: Path, _mtime_ns: int, _size: int) -> Manifest:
+    raw = _read_yaml(path)
     if not isinstance(raw, dict) or not isinstance(raw.get("seeds"), list):
         raise ManifestError(f"{path}: expected a top-level 'seeds:' list")
+    name = raw.get("name", path.stem)
+    if not isinstance(name, str):
+        raise ManifestError(f"{path}: name: expected a text, got {type(name).__name__}")
     roots_raw = raw.get("allowed_roots") or []
-    if not isinstance(roots_raw, list) or not all(isinstance(r, str) for r in roots_raw):
+    if not isinstance(roots_raw, list) or not all(isinstance(r, str) and "\0" not in r for r in roots_raw):
         raise ManifestError(f"{path}: allowed_roots: expected a list of folder paths (relative to the manifest)")
     roots = [Path(os.path.normpath(path.parent / r)) for r in roots_raw]
     seeds, problems, ids = _check_entries(path, raw["seeds"], roots)
-    manifest = Manifest(name=raw.get("name", path.stem), file=path, seeds=seeds, allowed_roots=roots_raw,
-                        problems=problems, entry_ids=ids)
-    for problem in problems:
-        log.warning("manifest entry refused: %s", problem.describe(path))
-    return manifest
+    return Manifest(name=name, file=path, seeds=seeds, allowed_roots=roots_raw, problems=problems, entry_ids=ids)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dagster import MultiPartitionsDefinition, StaticPartitionsDefinition
 
 from mmeb_assets.manifests import load_manifest
+from mmeb_resources.io_manager import register_seed_partitions
 
 K_VALUES: tuple[str, ...] = ("10", "50", "100")
 
@@ -13,6 +14,7 @@ def seed_partitions() -> StaticPartitionsDefinition:
 
 
 seed_partitions_def = seed_partitions()
+register_seed_partitions(seed_partitions_def)  # its outputs go under projects/<seed>/
 
 
 def retriever_partitions() -> StaticPartitionsDefinition:

@@ -22,7 +22,7 @@ import numpy as np
 from dagster import ConfigurableResource
 from pydantic import BaseModel, PrivateAttr
 
-from mmeb_assets.retrieval.errors import EmbedderUnavailable
+from mmeb_resources.embedder_errors import EmbedderUnavailable
 from mmeb_resources.storage import default_home
 
 __all__ = ["QUERY_INSTRUCTION", "DOCUMENT_INSTRUCTION", "EmbedderUnavailable", "EmbedInput", "EmbeddingCache",
@@ -263,7 +263,7 @@ class Qwen3VLEmbedder(EmbedderResource):
 
     def _load(self):
         if self._loaded is None:
-            from mmeb_assets.retrieval.qwen3_vl import load_qwen3_vl
+            from mmeb_resources.qwen3_vl import load_qwen3_vl
 
             self._loaded = load_qwen3_vl(self.model, device=self.device, dtype=self.dtype)
         return self._loaded
@@ -294,7 +294,7 @@ def make_embedder(name: str, spec: dict, *, cache_path: str = "") -> EmbedderRes
 
 def embedder_from_env() -> EmbedderResource:
     """The `embedder` resource: retriever `MMEB_RETRIEVER` (default: the config's default, minilm)."""
-    from mmeb_assets.retrieval.config import load_retrievers
+    from mmeb_resources.retrievers_config import load_retrievers
 
     config = load_retrievers()
     name = os.environ.get("MMEB_RETRIEVER") or config.default

@@ -42,12 +42,20 @@ def _load(path: Path) -> Any:
     return model_cls.model_validate(envelope["data"])
 
 
+_SEED_PARTITIONINGS: list = []  # registered by mmeb_assets.partitions (mmeb_resources imports no mmeb_assets)
+
+
+def register_seed_partitions(partitions_def) -> None:
+    """Name the partitioning whose keys are seed projects (files under `projects/<seed>/`); the
+    project's partitions module registers its own when it is imported."""
+    if not any(partitions_def == known for known in _SEED_PARTITIONINGS):
+        _SEED_PARTITIONINGS.append(partitions_def)
+
+
 def _is_seed_partitioned(partitions_def) -> bool:
     if partitions_def is None:
         return True
-    from mmeb_assets.partitions import seed_partitions_def
-
-    return partitions_def == seed_partitions_def
+    return any(partitions_def == known for known in _SEED_PARTITIONINGS)
 
 
 def _partitions_def(context):

@@ -21,7 +21,7 @@ from typing import Callable, Literal, TypeVar
 from dagster import ConfigurableResource
 from pydantic import BaseModel, PrivateAttr, ValidationError
 
-from mmeb_assets.prompts import PromptTemplate
+from mmeb_resources.prompts import PromptTemplate
 from mmeb_resources.llm_cache import ResponseCache
 from mmeb_resources.llm_client import Completion, LLMClient, LLMError, LLMRequestError, OpenAIBackend, RetryPolicy, run_sync
 from mmeb_resources.llm_ledger import Usage, UsageLedger

@@ -19,7 +19,7 @@ from dagster import get_dagster_logger
 
 from mmeb_resources.llm_cache import CachedReply, ResponseCache, cache_key
 from mmeb_resources.llm_http import TRANSPORT_ERRORS, HttpReply, JsonPoster
-from mmeb_assets.operations.progress import Progress
+from mmeb_resources.progress import Progress
 from mmeb_resources.llm_ledger import UsageLedger, call_cost
 
 T = TypeVar("T")

@@ -33,6 +33,7 @@ seeds:
   - {id: fake-pdf, title: Fake, path: pdfs/fake.pdf, domain: d, license: l}
   - {id: long-report, title: Long, path: pdfs/long.pdf, domain: d, license: l}
   - {id: scanned, title: Scanned, path: pdfs/scanned.pdf, domain: d, license: l}
+  - {id: linked-out, title: Linked, path: pdfs/linked.pdf, domain: d, license: l}
 """
 
 MATERIALIZE = """
@@ -82,12 +83,15 @@ def _images_only_pdf(path: Path, images: int) -> None:
 
 
 @pytest.fixture()
-def bad_manifest(tmp_path) -> Path:
+def bad_manifest(tmp_path, tmp_path_factory) -> Path:
     pdfs = tmp_path / "pdfs"
     pdfs.mkdir()
     (pdfs / "fake.pdf").write_text("this is a text file with a .pdf name\n")
     _long_pdf(pdfs / "long.pdf", 200)
     _images_only_pdf(pdfs / "scanned.pdf", 50)
+    outside = tmp_path_factory.mktemp("outside") / "elsewhere.pdf"  # a real PDF outside the manifest's folder
+    _long_pdf(outside, 2)
+    (pdfs / "linked.pdf").symlink_to(outside)
     path = tmp_path / "mixed.yaml"
     path.write_text(ENTRIES)
     return path
@@ -112,11 +116,12 @@ def test_manifest_refuses_each_bad_entry_by_file_and_field(bad_manifest):
                      f"{bad_manifest}: seeds[3].title: Field required",
                      f"{bad_manifest}: seeds[4].id: Field required",
                      f"{bad_manifest}: seeds[5].path: '../../etc/passwd' points outside the manifest's folder",
-                     f"{bad_manifest}: seeds[6].archetype: unknown archetype 'pirate_ship'"):
+                     f"{bad_manifest}: seeds[6].archetype: unknown archetype 'pirate_ship'",
+                     f"{bad_manifest}: seeds[10].path: 'pdfs/linked.pdf' is a symbolic link"):
         assert expected in lines
     # Entries with a usable id stay partitions (they fail visibly); the one without an id cannot.
     assert manifest.ids == ["aurora-retrieval", "twin", "no-title", "passwd", "odd-archetype", "fake-pdf",
-                            "long-report", "scanned"]
+                            "long-report", "scanned", "linked-out"]
     assert [p.index for p in manifest.unusable] == [4]
     with pytest.raises(ManifestError, match=r"seeds\[5\]\.path"):
         manifest.seed("passwd")
@@ -157,12 +162,15 @@ def test_bad_seeds_fail_named_and_the_good_one_builds(bad_manifest, tmp_path):
         "fake-pdf": (str(tmp_path / "pdfs" / "fake.pdf"), "no '%PDF-' header", f"{manifest_file}: seeds[7].path"),
         "scanned": (str(tmp_path / "pdfs" / "scanned.pdf"), "no text layer (0 characters on 50 page(s))",
                     f"{manifest_file}: seeds[9].path"),
+        "linked-out": (manifest_file, "seeds[10].path", "'pdfs/linked.pdf' is a symbolic link"),
     }
     for key, parts in expected.items():
         assert not results[key]["ok"], key
         for part in parts:
             assert part in results[key]["error"], (key, part, results[key]["error"])
     assert not (tmp_path / "home" / "projects" / "passwd").exists()
+    assert not (tmp_path / "home" / "projects" / "linked-out").exists()
+    assert "elsewhere.pdf" not in results["linked-out"]["error"]
 
 
 @pytest.mark.slow

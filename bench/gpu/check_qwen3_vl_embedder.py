@@ -2,7 +2,7 @@
 
     python3 bench/gpu/check_qwen3_vl_embedder.py [--model DIR] [--texts 512] [--images 128]
 
-Exercises the project's real loading and encoding code (mmeb_assets/retrieval/qwen3_vl.py, which the
+Exercises the project's real loading and encoding code (mmeb_resources/qwen3_vl.py, which the
 `Qwen3VLEmbedder` resource calls): CUDA placement, bf16 weights, batched text / image / text+image
 inputs, right padding + last-token pooling. Weights: `--model` or MMEB_QWEN3_VL_EMBEDDING_2B when
 that folder exists (the real 2B model); otherwise a small randomly initialised Qwen3-VL-style
@@ -111,7 +111,7 @@ def main() -> int:
         print("SKIP: no CUDA device visible; nothing to check here")
         return 0
     print(f"device: {'cpu (dry run)' if cpu else torch.cuda.get_device_name(0)}")
-    from mmeb_assets.retrieval.qwen3_vl import load_qwen3_vl
+    from mmeb_resources.qwen3_vl import load_qwen3_vl
 
     work = Path(tempfile.mkdtemp(prefix="qwen3vl-check-"))
     model_dir, kind = _weights(args.model, cpu, work)

@@ -103,6 +103,8 @@ def thread_budget(pdef, chains: list[list[str | None]], cores: int, workers: int
     """Torch threads per chain: the cores shared by the chains that run at once. A phase of one run
     (an aggregate, the retrievals) gets every core; in the model x k phase the diagnostic readers
     use no torch, so the model chains share the cores between them."""
+    if not chains:
+        return []
     if len(chains) == 1 and len(chains[0]) == 1:
         return [cores]
     if isinstance(pdef, MultiPartitionsDefinition) and "model" in pdef.partition_dimension_names:
@@ -115,7 +117,7 @@ def thread_budget(pdef, chains: list[list[str | None]], cores: int, workers: int
 
 def plan_tasks(definitions: dg.Definitions, partitions: list[str] | None, selection: list[str] | None,
                instance, force: bool = False, cores: int = 1, workers: int = 1) -> list[list[RunTask]]:
-    """Phases as lists of tasks; empty phases (everything deselected) are left out."""
+    """Phases as lists of tasks; empty phases (everything deselected, or no partition) are left out."""
     planned = []
     for index, (pdef, keys) in enumerate(plan_phases(definitions.resolve_asset_graph()), start=1):
         if selection:
@@ -124,6 +126,8 @@ def plan_tasks(definitions: dg.Definitions, partitions: list[str] | None, select
             continue
         names = tuple(k.to_user_string() for k in keys)
         chains = chain_partitions(pdef, partition_keys(pdef, partitions, instance))
+        if not chains:  # a partitioning without keys (a manifest without a partition): nothing to run
+            continue
         budget = thread_budget(pdef, chains, cores, workers)
         planned.append([RunTask(index, names, tuple(chain), force, threads)
                         for chain, threads in zip(chains, budget)])

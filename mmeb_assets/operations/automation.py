@@ -12,7 +12,7 @@ from pathlib import Path
 import dagster as dg
 from dagster import AssetKey, DagsterEventType
 
-from mmeb_assets.manifests import load_manifest
+from mmeb_assets.manifests import ManifestError, load_manifest
 from mmeb_assets.partitions import seed_partitions_def
 from mmeb_assets.provenance import file_hash
 
@@ -93,7 +93,10 @@ def seed_file_fingerprints(manifest=None) -> dict[str, str]:
     manifest = manifest or load_manifest()
     prints = {}
     for seed in manifest.seeds:
-        path: Path = manifest.pdf_path(seed.id)
+        try:
+            path: Path = manifest.pdf_path(seed.id)
+        except ManifestError:  # its link now leads outside the allowed folders: its run will say so
+            continue
         if path.is_file():
             prints[seed.id] = file_hash(path)
     return prints

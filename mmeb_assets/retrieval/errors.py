@@ -1,6 +1,5 @@
-"""Errors of the retrieval stage (dependency-free, so the GPU check can import the Qwen3-VL runtime
-without dagster or pydantic)."""
+"""Errors of the retrieval stage: `EmbedderUnavailable` lives in `mmeb_resources.embedder_errors`
+(raised by the embedder resource; mmeb_resources imports nothing from mmeb_assets)."""
+from mmeb_resources.embedder_errors import EmbedderUnavailable
 
-
-class EmbedderUnavailable(RuntimeError):
-    """The model cannot be loaded (weights absent, optional package missing); the message says why."""
+__all__ = ["EmbedderUnavailable"]

@@ -46,7 +46,7 @@ def write_tiny_qwen3_vl(folder: Path, *, hidden_size: int = 64, layers: int = 2,
     import torch
     from transformers import Qwen3VLConfig
 
-    from mmeb_assets.retrieval.qwen3_vl import embedding_model_class, image_processor_class
+    from mmeb_resources.qwen3_vl import embedding_model_class, image_processor_class
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
