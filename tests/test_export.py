@@ -102,6 +102,9 @@ def test_hf_every_config_loads_with_the_build_counts_and_fixed_features(build, e
         assert ds["test"].num_rows == rows, config
         assert ds["test"].features == CONFIG_FEATURES[config], config
         assert "List(null)" not in repr(ds["test"].features)
+        # the Parquet file itself carries the schema too (read without the card, e.g. `load_dataset("parquet")`)
+        alone = datasets.Dataset.from_parquet(str(exported / "hf" / "data" / config / "test.parquet"))
+        assert alone.features == CONFIG_FEATURES[config], config
 
 
 def test_hf_corpus_images_and_provenance_survive(build, exported, hf_cache):
@@ -157,6 +160,7 @@ def test_beir_layout(build, exported):
 
 
 def _ranx_scores(exported: Path, retriever: str) -> dict[str, float]:
+    pytest.importorskip("ranx", reason="ranx is in the dev extra (pip install -e '.[dev]')")
     from ranx import Qrels, Run, evaluate
 
     qrels = Qrels.from_file(str(exported / "trec" / "qrels.txt"), kind="trec")
@@ -165,6 +169,7 @@ def _ranx_scores(exported: Path, retriever: str) -> dict[str, float]:
 
 
 def _pytrec_ndcg10(exported: Path, retriever: str) -> float:
+    pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier is in the dev extra")
     import pytrec_eval
 
     qrels: dict[str, dict[str, int]] = {}
@@ -240,6 +245,7 @@ def _readme_examples() -> list[tuple[str, str]]:
 
 
 def test_readme_examples_run_against_the_demo_export(exported, hf_cache, monkeypatch):
+    pytest.importorskip("ranx", reason="the trec example uses ranx (dev extra)")
     examples = _readme_examples()
     headings = " ".join(h for h, _ in examples)
     assert all(name in headings for name in ("hf", "beir", "trec", "ragas")), headings
@@ -252,3 +258,21 @@ def test_readme_examples_run_against_the_demo_export(exported, hf_cache, monkeyp
         loaded = [v for k, v in namespace.items() if not k.startswith("__") and not callable(v)
                   and type(v).__module__.split(".")[0] in ("datasets", "pandas", "ranx", "builtins")]
         assert loaded, f"{heading}: the example loads nothing"
+
+
+def test_a_home_without_retrievals_or_answers_is_refused_per_format(build, tmp_path, capsys):
+    """A home with questions and corpus only: beir works, trec and ragas name what is missing."""
+    import shutil
+
+    home = tmp_path / "home"
+    for name in ("benchmark.json", "corpus.json"):
+        (home / "benchmark").mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(build.root / "benchmark" / name, home / "benchmark" / name)
+    shutil.copytree(build.root / "projects", home / "projects", ignore=shutil.ignore_patterns("*.json", "*.jsonl"))
+    for fmt, missing in (("trec", "'retrievals'"), ("ragas", "'answers'"), ("hf", "'qa_statistics'")):
+        code = main(["export", "--format", fmt, "--out", str(tmp_path / "out"), "--home", str(home)])
+        out = capsys.readouterr().out.strip()
+        assert code == 1 and "\n" not in out and missing in out, (fmt, out)
+    assert not (tmp_path / "out").exists()
+    assert main(["export", "--format", "beir", "--out", str(tmp_path / "out"), "--home", str(home)]) == 0
+    assert (tmp_path / "out" / "beir" / "corpus.jsonl").is_file()

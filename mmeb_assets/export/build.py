@@ -114,7 +114,7 @@ class BuildHome:
             value = load_envelope(path)
             if not isinstance(value, RetrievalSet):
                 raise IncompleteBuild(f"{path}: holds {type(value).__name__}, expected RetrievalSet")
-            covered = {r.question_id for r in value.retrievals if r.record_ids}
+            covered = {r.question_id for r in value.retrievals}
             if covered != question_ids:
                 raise IncompleteBuild(f"{path}: ranks {len(covered & question_ids)} of the benchmark's "
                                       f"{len(question_ids)} questions (stale; rematerialize 'retrievals' "
