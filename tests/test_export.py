@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from mmeb_assets.cli import main
-from mmeb_assets.export import BuildHome, IncompleteBuild, export_build
+from mmeb_assets.export import BuildHome, export_build
 from mmeb_assets.export.card import card_license, hub_license
 from mmeb_assets.export.features import CONFIG_FEATURES
 from mmeb_assets.export.trec import format_score, strictly_decreasing
