@@ -76,6 +76,8 @@ def test_benchmark_parquet_loads_with_datasets(built):
     assert {"id", "task", "category", "q", "gold_answer", "evidence", "solution", "validation_decision"} <= set(ds.column_names)
     row = ds[0]
     assert isinstance(row["evidence"], list) and isinstance(row["solution"][0]["record_ids"], list)
+    provenance = json.loads(row["provenance"])  # the Parquet rows keep the JSONL rows' provenance
+    assert provenance["stage"] == "qa" and provenance["seed_id"] == row["project"]
 
 
 def test_statistics_files_and_shapes(built):

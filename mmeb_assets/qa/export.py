@@ -25,7 +25,7 @@ ARROW_SCHEMA = pa.schema([
     ("validation_category", pa.string()), ("validation_rounds", pa.int32()),
     ("n_evidence", pa.int32()), ("source_types", pa.list_(pa.string())), ("evidence_modality", pa.string()),
     ("n_images", pa.int32()), ("evidence_span_hours", pa.float64()), ("perturbed_from", pa.string()),
-    ("validation", pa.string()), ("derivation", pa.string()),
+    ("validation", pa.string()), ("derivation", pa.string()), ("provenance", pa.string()),
 ])
 
 
@@ -37,6 +37,8 @@ def question_row(item: QAItem) -> dict:
 
 
 def flat_row(item: QAItem) -> dict:
+    """One Parquet row: nested objects whose shape varies (validation, derivation, provenance) as JSON text,
+    so the Arrow schema is the same for every project and provenance survives the flattening."""
     stats = item.evidence_stats
     validation = item.validation
     return {
@@ -54,6 +56,7 @@ def flat_row(item: QAItem) -> dict:
         "evidence_span_hours": stats.span_hours if stats else 0.0, "perturbed_from": item.perturbed_from,
         "validation": validation.model_dump_json() if validation else None,
         "derivation": item.derivation.model_dump_json() if item.derivation else None,
+        "provenance": item.provenance.model_dump_json() if item.provenance else None,
     }
 
 
