@@ -44,7 +44,8 @@ def locate_benchmark(path: Path) -> BenchmarkFiles:
                               "first, or pass the folder of an exported benchmark)")
     items = read_questions_jsonl(folder / "questions.jsonl")
     home = folder.parent if (folder.name == "benchmark" and (folder.parent / "evaluation").is_dir()) else None
-    return BenchmarkFiles(folder=folder, benchmark=Benchmark(items=items), corpus=_corpus(folder), home=home)
+    benchmark = Benchmark(items=items, projects=sorted({item.project for item in items}))
+    return BenchmarkFiles(folder=folder, benchmark=benchmark, corpus=_corpus(folder), home=home)
 
 
 def _corpus(folder: Path) -> Corpus | None:

@@ -2,8 +2,9 @@
 
 Embedding retrievers (minilm, qwen3_vl) bring their table up to date and search it by vector. The
 baselines only read: `bm25` searches the native full-text index of an embedding retriever's table,
-`hybrid` fuses that retriever's vector top-100 with the BM25 top-100 by reciprocal rank. They never
-write, so the retriever partitions can run at once (the embedding partition owns the table).
+`hybrid` fuses that retriever's vector top-100 with the BM25 top-100 by reciprocal rank. They write
+nothing but a rebuilt full-text index, when it does not cover exactly the current rows (BM25 scores
+would otherwise depend on which partition ran first).
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from mmeb_assets.retrieval.config import EMBEDDING_KINDS, load_retrievers
-from mmeb_assets.retrieval.index import ensure_fts_index
+from mmeb_assets.retrieval.index import refresh_fts_index
 from mmeb_assets.retrieval.search import Hits, fts_search, rrf_fuse, vector_search
 from mmeb_assets.schema.qa import QAItem
 from mmeb_assets.schema.records import Corpus
@@ -42,7 +43,7 @@ def rank_questions(retriever: str, items: Sequence[QAItem], corpus: Corpus, embe
     if spec["kind"] in EMBEDDING_KINDS:
         return _dense(retriever, items, corpus, embedder, lancedb, sync)
     table = _open(lancedb, config.index_of(retriever), retriever)
-    ensure_fts_index(table)  # created by the embedding partition; read-only here
+    refresh_fts_index(table)  # BM25 statistics over exactly the current rows, whichever partition runs first
     started = time.perf_counter()
     if spec["kind"] == "bm25":
         hits = bm25_hits(table, items, corpus)
@@ -78,7 +79,7 @@ def _dense(retriever: str, items: Sequence[QAItem], corpus: Corpus, embedder: Em
     reindexed = sync(model) if sync else []
     table = lancedb.open_table(retriever) if sync else _open(lancedb, retriever, retriever)
     if table is not None and sync:
-        ensure_fts_index(table, rebuild=True)  # fold rows added since the index was built into it
+        refresh_fts_index(table)  # fold rows added or deleted since the index was built into it
     started = time.perf_counter()
     queries = model.embed_queries([item.q for item in items])
     embed_s = time.perf_counter() - started
