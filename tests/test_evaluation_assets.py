@@ -50,6 +50,12 @@ def resources(home):
 ALL = [benchmark_fixture, corpus_fixture, retrievals_fixture, answers, judgments, leaderboard]
 
 
+@pytest.fixture(autouse=True)
+def answers_read_the_fixture_retriever(monkeypatch):
+    """The hand-built retrievals are one `minilm` partition; the configured answering retriever is another."""
+    monkeypatch.setenv("MMEB_EVAL_RETRIEVER", "minilm")
+
+
 def test_reader_partitions_and_leaderboard_materialize(mmeb_home):
     res = resources(mmeb_home)
     assert dg.materialize(ALL, resources=res, selection=["benchmark", "corpus"]).success

@@ -73,3 +73,46 @@ def test_the_answers_read_the_best_retriever_and_say_so(demo_home):
 
     answers = _load(demo_home / "evaluation" / "reader-latest-mention" / "k10" / "answers.json")
     assert answers.retriever == answering and answers.recall_at_k == pytest.approx(recall[answering], abs=1e-6)
+
+
+def test_bm25_and_hybrid_partitions_materialize_and_hybrid_fuses_the_other_two(mmeb_home):
+    import dagster as dg
+
+    from mmeb_assets.partitions import retriever_partitions_def, seed_partitions_def
+    from mmeb_assets.retrieval.assets import corpus, lance_index, retrievals
+    from mmeb_assets.retrieval.search import rrf_fuse
+    from mmeb_assets.schema.evaluation import RetrievalSet
+    from mmeb_resources.embedder import MiniLMEmbedder
+    from mmeb_resources.io_manager import PydanticJsonIOManager
+    from mmeb_resources.lancedb import LanceDBResource
+    from mmeb_resources.storage import StorageResource
+    from test_retrieval import _write_upstream
+
+    assert {"minilm", "bm25", "hybrid"} <= set(retriever_partitions_def.get_partition_keys())
+    seeds = seed_partitions_def.get_partition_keys()
+    io_manager = PydanticJsonIOManager()
+    _write_upstream(mmeb_home, io_manager, seeds)
+    resources = {"io_manager": io_manager, "storage": StorageResource(), "lancedb": LanceDBResource(),
+                 "embedder": MiniLMEmbedder(cache_path=str(mmeb_home / "cache" / "emb.sqlite"))}
+    graph = [corpus, lance_index, retrievals, dg.AssetSpec("records", partitions_def=seed_partitions_def),
+             dg.AssetSpec("benchmark")]
+    for seed in seeds:
+        assert dg.materialize(graph, selection=["lance_index"], partition_key=seed, resources=resources).success
+    assert dg.materialize(graph, selection=["corpus"], resources=resources).success
+    ranked = {}
+    for name in ("minilm", "bm25", "hybrid"):
+        result = dg.materialize(graph, selection=["retrievals"], partition_key=name, resources=resources)
+        assert result.success and all(c.passed for c in result.get_asset_check_evaluations())
+        envelope = json.loads((mmeb_home / "evaluation" / "retrievals" / name / "retrievals.json").read_text())
+        out = RetrievalSet.model_validate(envelope["data"])
+        assert out.retriever == name
+        ranked[name] = {r.question_id: list(zip(r.record_ids, r.scores)) for r in out.retrievals}
+        metrics = json.loads((mmeb_home / "evaluation" / "retrieval" / name / "metrics.json").read_text())
+        assert set(METRICS) <= set(metrics) and metrics["n"] == 3
+        meta = result.asset_materializations_for_node("retrievals")[0].metadata
+        assert meta["ndcg@10"].value == metrics["ndcg@10"] and meta["mrr"].value == metrics["mrr"]
+    assert ranked["bm25"]["aurora-q1"][0][0] == "aurora-retrieval-email-2"  # "team retreat" is in that e-mail
+    assert ranked["bm25"]["harbor-q2"] == [] and ranked["hybrid"]["harbor-q2"]  # no word in common: dense only
+    for qid, fused in ranked["hybrid"].items():
+        expected = rrf_fuse([ranked["minilm"][qid], ranked["bm25"][qid]], k=100)
+        assert [rid for rid, _ in fused] == [rid for rid, _ in expected]
