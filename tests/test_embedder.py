@@ -96,7 +96,7 @@ def test_make_embedder_reads_the_retriever_config(monkeypatch, tiny_qwen):
     from mmeb_assets.retrieval.config import load_retrievers
 
     config = load_retrievers()
-    assert config.names == ["minilm", "qwen3-vl-2b", "qwen3-vl-8b"] and config.default == "minilm"
+    assert config.names == ["minilm", "bm25", "hybrid", "qwen3-vl-2b", "qwen3-vl-8b"] and config.default == "minilm"
     monkeypatch.setenv("MMEB_QWEN3_VL_EMBEDDING_8B", str(tiny_qwen))
     emb = make_embedder("qwen3-vl-8b", config.spec("qwen3-vl-8b"))
     assert isinstance(emb, Qwen3VLEmbedder) and emb.model == str(tiny_qwen) and emb.batch_size == 8
@@ -111,11 +111,11 @@ def test_qwen_partitions_appear_where_weights_are_present(monkeypatch, tiny_qwen
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("HF_HOME", str(tmp_path / "empty-hf-home"))  # no cached hub snapshots
     config = load_retrievers()
-    assert config.enabled_names() == ["minilm"]  # offline, no weights: only the default
+    assert config.enabled_names() == ["minilm", "bm25", "hybrid"]  # offline, no weights: no Qwen3-VL
     monkeypatch.setenv("MMEB_QWEN3_VL_EMBEDDING_2B", str(tiny_qwen))
-    assert config.enabled_names() == ["minilm", "qwen3-vl-2b"]
+    assert config.enabled_names() == ["minilm", "bm25", "hybrid", "qwen3-vl-2b"]
     monkeypatch.setenv("MMEB_RETRIEVERS", "all")
-    assert config.enabled_names() == ["minilm", "qwen3-vl-2b", "qwen3-vl-8b"]
+    assert config.enabled_names() == ["minilm", "bm25", "hybrid", "qwen3-vl-2b", "qwen3-vl-8b"]
     monkeypatch.setenv("MMEB_RETRIEVERS", "qwen3-vl-9b")
     with pytest.raises(KeyError, match="not in"):
         config.enabled_names()

@@ -151,6 +151,7 @@ def build_answers(spec: ModelSpec, k: int, benchmark: Benchmark, retrievals: Ret
         provenance=make_provenance("benchmark", STAGE, generator, model=spec.model or spec.name,
                                    prompt_hash=template.hash if spec.backend != "reader" else "",
                                    inputs={"spec": spec.model_dump(mode="json"), "k": k,
+                                           "retriever": retrievals.retriever,
                                            "benchmark": content_hash([i.id for i in benchmark.items]),
                                            "retrievals": content_hash(retrievals)}),
     )

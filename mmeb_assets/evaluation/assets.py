@@ -7,7 +7,7 @@ import dagster as dg
 
 from mmeb_assets.evaluation.answering import build_answers, model_client
 from mmeb_assets.evaluation.judging import build_judgments
-from mmeb_assets.evaluation.leaderboard import build_leaderboard, load_runs
+from mmeb_assets.evaluation.leaderboard import build_leaderboard, load_runs, retrieval_metrics
 from mmeb_assets.evaluation.prompting import project_image_loader
 from mmeb_assets.evaluation.registry import load_registry
 from mmeb_assets.partitions import K_VALUES, eval_partitions_def
@@ -106,7 +106,8 @@ def leaderboard(context: dg.AssetExecutionContext, benchmark: Benchmark, corpus:
     registry = load_registry()
     keys = [(m, int(k)) for m in (s.name for s in registry.enabled) for k in K_VALUES]
     runs, missing = load_runs(storage.root, keys, registry)
-    board, markdown = build_leaderboard(runs, benchmark, corpus, storage.evaluation_dir("reports"), missing)
+    board, markdown = build_leaderboard(runs, benchmark, corpus, storage.evaluation_dir("reports"), missing,
+                                        retrieval_metrics(storage.root))
     metadata = {"runs": len(runs), "missing_partitions": len(missing), "report": board.files.get("markdown", ""),
                 "tables": dg.MetadataValue.md(markdown[:60000]),
                 "llm_ledger": dg.MetadataValue.md(ledger_markdown(storage.root / "cache" / "llm_ledger.sqlite"))}

@@ -68,7 +68,8 @@ def describe(runs: list[Run], missing: list[str]) -> tuple[dict[str, int], dict[
               "computed": "mean per-question share of gold evidence in the top k"}
     notes.append("Retrieval: " + ", ".join(retrievers) + "; Recall@k over answerable questions = " +
                  " / ".join(source.get(s, s) for s in sources) + ". Answers are computed with one retriever at a "
-                 "time (MMEB_EVAL_RETRIEVER); Table 7 shows every retriever the stored answers used.")
+                 "time (config/retrievers.yaml `answering`, the best by Recall@10 on the demo; MMEB_EVAL_RETRIEVER "
+                 "overrides it); Table 7 shows every retriever the stored answers used.")
     failed = {f"{r.answers.model}@k{r.answers.k}": sum(1 for a in r.answers.answers if a.error) for r in runs}
     if any(failed.values()):
         notes.append("Answers that failed (request failed for good, refused or empty; judged wrong): " +
@@ -95,13 +96,22 @@ def robustness_rows(runs: list[Run]) -> list[dict]:
     return rows
 
 
+def retrieval_metrics(home: Path) -> dict[str, dict[str, float]]:
+    """Recall@10/50/100, nDCG@10 and MRR (%) of every retriever materialized under the home."""
+    from mmeb_assets.retrieval.config import load_retrievers
+    from mmeb_assets.retrieval.metrics import read_all_metrics
+
+    return read_all_metrics(home / "evaluation" / "retrieval", load_retrievers().names)
+
+
 def build_leaderboard(runs: list[Run], benchmark: Benchmark, corpus: Corpus | None, folder: Path,
-                      missing: list[str] | None = None) -> tuple[Leaderboard, str]:
+                      missing: list[str] | None = None,
+                      retrieval: dict[str, dict[str, float]] | None = None) -> tuple[Leaderboard, str]:
     missing = missing or []
     cells = compute_cells(runs, benchmark, corpus)
     sampled, agreement, notes = describe(runs, missing)
     board = Leaderboard(
-        cells=cells, recall=recall_table(runs), sampled=sampled, agreement=agreement, missing=missing, notes=notes,
+        cells=cells, recall=recall_table(runs), retrieval=retrieval or {}, sampled=sampled, agreement=agreement, missing=missing, notes=notes,
         robustness=robustness_rows(runs),
         provenance=make_provenance("benchmark", "evaluation", "rules",
                                    inputs={"judgments": [content_hash(r.judgments) for r in runs]}),

@@ -92,7 +92,8 @@ class Registry(BaseModel):
     @property
     def active_retriever(self) -> str:
         """`MMEB_EVAL_RETRIEVER`, else the registry's `retriever`, where `default` means the
-        retrieval stage's default (config/retrievers.yaml), and `minilm` when that is absent."""
+        retrieval stage's answering retriever (config/retrievers.yaml `answering`), and `minilm`
+        when that is absent."""
         if os.environ.get("MMEB_EVAL_RETRIEVER"):
             return os.environ["MMEB_EVAL_RETRIEVER"]
         if self.retriever != "default":
@@ -100,7 +101,7 @@ class Registry(BaseModel):
         try:
             from mmeb_assets.retrieval.config import load_retrievers
 
-            return load_retrievers().default
+            return load_retrievers().answering
         except (ImportError, FileNotFoundError, ValueError):
             return "minilm"
 

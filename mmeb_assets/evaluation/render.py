@@ -17,13 +17,21 @@ T6_LABELS = {"text:1": "Text 1", "text:2+": "Text 2+", "visual:1": "Image 1", "v
              "text+visual:2+": "Text+Image 2+"}
 GROUPS = (("proprietary", "Proprietary models"), ("open-source", "Open-source models"),
           ("offline", "Offline models (CPU)"), ("diagnostic", "Diagnostic readers (no model)"))
-CSV_FIELDS = ("table", "model", "group", "k", "retriever", "column", "n", "correct", "accuracy", "ci_low", "ci_high")
+CSV_FIELDS = ("table", "model", "group", "k", "retriever", "column", "n", "correct", "accuracy", "ci_low", "ci_high",
+              "interval", "vs_best")
+RETRIEVAL_METRICS = (("recall@10", "Recall@10"), ("recall@50", "Recall@50"), ("recall@100", "Recall@100"),
+                     ("ndcg@10", "nDCG@10"), ("mrr", "MRR"))
+LEGEND = ("Cells: accuracy % (95% interval: bootstrap of 10,000 resamples seeded from the question ids, so the "
+          "same outcomes give the same interval in every table; Wilson score interval under 30 questions). "
+          "**Bold**: the best model of the column (gold-evidence readers left out); ≈: its difference to the best "
+          "is not significant (paired bootstrap, 95%).")
 
 
 def fmt(cell: LeaderboardCell | None) -> str:
     if cell is None or cell.n == 0:
         return "–"
-    return f"{cell.accuracy:.1f} ({cell.ci_low:.1f}–{cell.ci_high:.1f})"
+    value = f"**{cell.accuracy:.1f}**" if cell.vs_best == "best" else f"{cell.accuracy:.1f}"
+    return f"{value} ({cell.ci_low:.1f}–{cell.ci_high:.1f})" + (" ≈" if cell.vs_best == "ns" else "")
 
 
 def _index(board: Leaderboard, table: str) -> dict[tuple[str, int, str], LeaderboardCell]:
@@ -77,19 +85,37 @@ def table6_md(board: Leaderboard, counts: dict[str, int]) -> str:
             + _md_table(["Model"] + [T6_LABELS[c] for c in TABLE6_COLUMNS], rows))
 
 
+def retrieval_md(retrieval: dict[str, dict[str, float]]) -> str:
+    """One row per retriever: evidence Recall@10/50/100, nDCG@10 and MRR (%)."""
+    if not retrieval:
+        return ""
+    rows = [[name] + [_pct(metrics.get(key)) for key, _ in RETRIEVAL_METRICS] for name, metrics in retrieval.items()]
+    return _md_table(["Retriever"] + [label for _, label in RETRIEVAL_METRICS], rows)
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1f}"
+
+
 def table7_md(board: Leaderboard) -> str:
     cells = [c for c in board.cells if c.table == "table7"]
     columns = sorted({(c.k, c.retriever) for c in cells})
-    if not columns:
-        return ""
-    index = {(c.model, c.k, c.retriever): c for c in cells}
-    header = ["Retriever / k"] + [f"{r} k={k}" for k, r in columns]
-    rows = [["Evidence Recall@k"] + [f"{board.recall.get(r, {}).get(str(k), float('nan')):.1f}" for k, r in columns]]
-    k0 = columns[0][0]
-    for label, models in _grouped_models(board, "table7", k0):
-        rows.append([f"*{label}*"] + [""] * len(columns))
-        rows += [[_model_label(board, m)] + [fmt(index.get((m, k, r))) for k, r in columns] for m in models]
-    return "### Table 7 — evidence Recall@k and overall accuracy (%) per retriever and k\n\n" + _md_table(header, rows)
+    parts = []
+    if board.retrieval:
+        parts.append("### Table 7 — retrieval: evidence Recall@k, nDCG@10 and MRR (%) per retriever\n\n"
+                     + retrieval_md(board.retrieval) + "\n\nOver answerable questions with gold evidence; relevance is "
+                     "binary (a gold evidence record); MRR over the top 100.")
+    if columns:
+        index = {(c.model, c.k, c.retriever): c for c in cells}
+        header = ["Retriever / k"] + [f"{r} k={k}" for k, r in columns]
+        rows = [["Evidence Recall@k"] + [_pct(board.recall.get(r, {}).get(str(k))) for k, r in columns]]
+        k0 = columns[0][0]
+        for label, models in _grouped_models(board, "table7", k0):
+            rows.append([f"*{label}*"] + [""] * len(columns))
+            rows += [[_model_label(board, m)] + [fmt(index.get((m, k, r))) for k, r in columns] for m in models]
+        parts.append("### Table 7 — evidence Recall@k and overall accuracy (%) per retriever and k\n\n"
+                     + _md_table(header, rows))
+    return "\n\n".join(parts)
 
 
 def robustness_md(board: Leaderboard) -> str:
@@ -105,7 +131,7 @@ def leaderboard_markdown(board: Leaderboard, counts: dict[str, int]) -> str:
     notes = "\n".join(f"- {n}" for n in board.notes)
     body = "\n\n".join(p for p in (table5_md(board, counts), table6_md(board, counts), table7_md(board),
                                     robustness_md(board)) if p)
-    return f"# MMEB leaderboard\n\nCells: accuracy % (bootstrap 95% interval).\n\n{notes}\n\n{body}\n"
+    return f"# MMEB leaderboard\n\n{LEGEND}\n\n{notes}\n\n{body}\n"
 
 
 def cells_csv(cells: list[LeaderboardCell]) -> str:
@@ -192,7 +218,7 @@ def write_reports(board: Leaderboard, counts: dict[str, int], folder: Path) -> d
     overall = _index(board, "table5")
     if models:
         files["overall_png"] = folder / "overall_accuracy.png"
-        _bar_plot(files["overall_png"], "Overall accuracy by model and k (95% bootstrap CI)", models,
+        _bar_plot(files["overall_png"], "Overall accuracy by model and k (95% interval)", models,
                   {f"k={k}": [overall.get((m, k, "overall")) for m in models] for k in ks})
         t6 = _index(board, "table6")
         k6 = 10 if 10 in ks else ks[0]

@@ -1,4 +1,4 @@
-"""The paper's result tables computed from judgments, with bootstrap 95% intervals.
+"""The paper's result tables computed from judgments, with 95% intervals (evaluation/intervals.py).
 
 Table 5: accuracy per task (+ overall) per model and k. Table 6: accuracy by gold evidence count
 (1 / 2+) and modality (text / visual / text+visual), answerable items only. Table 7: evidence
@@ -6,16 +6,13 @@ Recall@k and overall accuracy per retriever and k.
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
-import numpy as np
-
+from mmeb_assets.evaluation.intervals import accuracy_interval, differs, interval_method
 from mmeb_assets.schema.evaluation import AnswerSet, JudgmentSet, LeaderboardCell
 from mmeb_assets.schema.qa import TASKS, Benchmark, QAItem
 from mmeb_assets.schema.records import Corpus
 
-BOOTSTRAP_SAMPLES = 1000
 TABLE6_COLUMNS = ("text:1", "text:2+", "visual:1", "visual:2+", "text+visual:2+")
 
 
@@ -26,23 +23,21 @@ class Run:
     group: str = ""
 
 
-def bootstrap_ci(outcomes: list[bool], label: str, samples: int = BOOTSTRAP_SAMPLES) -> tuple[float, float]:
-    """Percentile interval (2.5, 97.5) of the mean, in %, seeded from the label (deterministic)."""
-    if not outcomes:
-        return 0.0, 0.0
-    seed = int(hashlib.sha256(label.encode()).hexdigest()[:8], 16)
-    values = np.asarray(outcomes, dtype=float)
-    draws = np.random.default_rng(seed).integers(0, len(values), size=(samples, len(values)))
-    means = values[draws].mean(axis=1) * 100
-    return round(float(np.percentile(means, 2.5)), 1), round(float(np.percentile(means, 97.5)), 1)
+Outcomes = dict[tuple[str, str, int, str], dict[str, bool]]  # (table, model, k, column) -> id -> correct
 
 
-def make_cell(table: str, run: Run, column: str, outcomes: list[bool]) -> LeaderboardCell:
-    low, high = bootstrap_ci(outcomes, f"{table}|{run.answers.model}|{run.answers.k}|{column}")
-    n = len(outcomes)
+def make_cell(table: str, run: Run, column: str, outcomes: dict[str, bool],
+              seen: Outcomes | None = None) -> LeaderboardCell:
+    """One cell; its interval depends on the outcomes only (see intervals.py), not on the table.
+    `seen` keeps the outcomes for the paired comparisons of `mark_differences`."""
+    if seen is not None:
+        seen[(table, run.answers.model, run.answers.k, column)] = outcomes
+    low, high = accuracy_interval(outcomes)
+    n, correct = len(outcomes), sum(outcomes.values())
     return LeaderboardCell(table=table, model=run.answers.model, group=run.group, k=run.answers.k,
-                           retriever=run.answers.retriever, column=column, n=n, correct=int(sum(outcomes)),
-                           accuracy=round(100 * sum(outcomes) / n, 1) if n else 0.0, ci_low=low, ci_high=high)
+                           retriever=run.answers.retriever, column=column, n=n, correct=int(correct),
+                           accuracy=round(100 * correct / n, 1) if n else 0.0, ci_low=low, ci_high=high,
+                           interval=interval_method(n))
 
 
 def evidence_class(item: QAItem, modality_of: dict[str, str]) -> str | None:
@@ -55,27 +50,51 @@ def evidence_class(item: QAItem, modality_of: dict[str, str]) -> str | None:
     return f"{modality}:{count}"
 
 
-def table5(run: Run, items: dict[str, QAItem]) -> list[LeaderboardCell]:
-    outcomes: dict[str, list[bool]] = {task: [] for task in TASKS}
+def run_outcomes(run: Run) -> dict[str, bool]:
+    return {j.question_id: j.correct for j in run.judgments.judgments}
+
+
+def table5(run: Run, items: dict[str, QAItem], seen: Outcomes | None = None) -> list[LeaderboardCell]:
+    outcomes: dict[str, dict[str, bool]] = {task: {} for task in TASKS}
     for judgment in run.judgments.judgments:
-        outcomes[items[judgment.question_id].task].append(judgment.correct)
-    cells = [make_cell("table5", run, task, outcomes[task]) for task in TASKS]
-    cells.append(make_cell("table5", run, "overall", [j.correct for j in run.judgments.judgments]))
+        outcomes[items[judgment.question_id].task][judgment.question_id] = judgment.correct
+    cells = [make_cell("table5", run, task, outcomes[task], seen) for task in TASKS]
+    cells.append(make_cell("table5", run, "overall", run_outcomes(run), seen))
     return cells
 
 
-def table6(run: Run, items: dict[str, QAItem], modality_of: dict[str, str]) -> list[LeaderboardCell]:
-    outcomes: dict[str, list[bool]] = {column: [] for column in TABLE6_COLUMNS}
+def table6(run: Run, items: dict[str, QAItem], modality_of: dict[str, str],
+           seen: Outcomes | None = None) -> list[LeaderboardCell]:
+    outcomes: dict[str, dict[str, bool]] = {column: {} for column in TABLE6_COLUMNS}
     for judgment in run.judgments.judgments:
         column = evidence_class(items[judgment.question_id], modality_of)
         if column in outcomes:
-            outcomes[column].append(judgment.correct)
-    return [make_cell("table6", run, column, outcomes[column]) for column in TABLE6_COLUMNS]
+            outcomes[column][judgment.question_id] = judgment.correct
+    return [make_cell("table6", run, column, outcomes[column], seen) for column in TABLE6_COLUMNS]
 
 
-def table7(run: Run) -> list[LeaderboardCell]:
+def table7(run: Run, seen: Outcomes | None = None) -> list[LeaderboardCell]:
     column = f"{run.answers.retriever}@{run.answers.k}"
-    return [make_cell("table7", run, column, [j.correct for j in run.judgments.judgments])]
+    return [make_cell("table7", run, column, run_outcomes(run), seen)]
+
+
+def mark_differences(cells: list[LeaderboardCell], seen: Outcomes, ceilings: set[str]) -> None:
+    """Per table, k and column: the best model is marked 'best'; every other model 'ns' when the
+    paired bootstrap finds its difference to the best not significant (95%), else 'significant'.
+    Models in `ceilings` (gold evidence) are neither best nor compared."""
+    columns: dict[tuple[str, int, str], list[LeaderboardCell]] = {}
+    for cell in cells:
+        if cell.n and cell.model not in ceilings:
+            columns.setdefault((cell.table, cell.k, cell.column), []).append(cell)
+    for (table, k, column), group in columns.items():
+        if len(group) < 2:
+            continue
+        best = max(group, key=lambda c: (c.accuracy, c.n, c.model))
+        best.vs_best = "best"
+        for cell in group:
+            if cell is not best:
+                verdict = differs(seen[(table, best.model, k, column)], seen[(table, cell.model, k, column)])
+                cell.vs_best = "" if verdict is None else ("significant" if verdict else "ns")
 
 
 def compute_cells(runs: list[Run], benchmark: Benchmark, corpus: Corpus | None) -> list[LeaderboardCell]:
@@ -85,11 +104,13 @@ def compute_cells(runs: list[Run], benchmark: Benchmark, corpus: Corpus | None) 
         if item.evidence_stats and item.evidence_stats.modality in ("text", "visual") and not corpus:
             modality_of.update({rid: item.evidence_stats.modality for rid in item.evidence})
     cells: list[LeaderboardCell] = []
+    seen: Outcomes = {}
     for run in runs:
         unknown = [j.question_id for j in run.judgments.judgments if j.question_id not in items]
         if unknown:
             raise KeyError(f"judgments {run.answers.model}@k{run.answers.k}: unknown question ids {unknown[:5]}")
-        cells += table5(run, items) + table6(run, items, modality_of) + table7(run)
+        cells += table5(run, items, seen) + table6(run, items, modality_of, seen) + table7(run, seen)
+    mark_differences(cells, seen, {r.answers.model for r in runs if r.answers.evidence == "gold"})
     return cells
 
 

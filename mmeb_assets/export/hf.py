@@ -15,7 +15,7 @@ import datasets
 from mmeb_assets.export.build import BuildHome, EvalCell
 from mmeb_assets.export.card import write_card
 from mmeb_assets.export.features import CONFIG_FEATURES
-from mmeb_assets.qa.export import flat_row
+from mmeb_assets.qa.export import flat_row, write_questions_jsonl
 from mmeb_assets.schema.records import Record
 from mmeb_resources.storage import atomic_write_bytes
 
@@ -98,5 +98,6 @@ def export_hf(home: BuildHome, out: Path) -> dict[str, int]:
     for config, rows in configs.items():
         write_parquet_rows(out / data_file(config), rows, CONFIG_FEATURES[config])
     counts = {config: len(rows) for config, rows in configs.items()}
+    write_questions_jsonl(out / "questions.jsonl", home.items)  # rows as the build writes them: `mmeb score --home`/`mmeb judge` read them
     write_card(out, home, counts, sources)
     return counts

@@ -181,6 +181,25 @@ def has_fts_index(table: Any) -> bool:
                for ix in table.list_indices())
 
 
+def fts_index_current(table: Any) -> bool:
+    """Whether the full-text index covers exactly the table's rows: none written after it (unindexed)
+    and none deleted since (still counted in its BM25 statistics). Only then are BM25 scores the same
+    whenever the table is searched."""
+    for index in table.list_indices():
+        if getattr(index, "index_type", "") == "FTS" and FTS_COLUMN in getattr(index, "columns", []):
+            stats = table.index_stats(index.name)
+            return stats is not None and stats.num_unindexed_rows == 0 and \
+                stats.num_indexed_rows == table.count_rows()
+    return False
+
+
+def refresh_fts_index(table: Any) -> None:
+    """Rebuild the full-text index unless it is current. Retriever partitions that run at once may
+    both rebuild it; they build the same index and a conflicting commit is retried."""
+    if not fts_index_current(table):
+        ensure_fts_index(table, rebuild=True)
+
+
 def ensure_fts_index(table: Any, rebuild: bool = False) -> None:
     """The native BM25 index on `text`, with token positions so phrase queries work.
 

@@ -109,6 +109,10 @@ class LeaderboardCell(BaseModel):
     accuracy: float
     ci_low: float
     ci_high: float
+    interval: str = Field(default="bootstrap", description="'bootstrap' (10,000 resamples seeded from the question "
+                                                           "ids) or 'wilson' (fewer than 30 questions)")
+    vs_best: str = Field(default="", description="'best' of its column, 'ns' (difference to the best not significant, "
+                                                 "paired bootstrap 95%), 'significant', or '' (not compared)")
 
 
 class Leaderboard(BaseModel):
@@ -116,6 +120,9 @@ class Leaderboard(BaseModel):
 
     cells: list[LeaderboardCell]
     recall: dict[str, dict[str, float]] = Field(default={}, description="retriever -> k -> Recall@k (%)")
+    retrieval: dict[str, dict[str, float]] = Field(default={}, description="retriever -> 'recall@10' | 'recall@50' | "
+                                                   "'recall@100' | 'ndcg@10' | 'mrr' -> value (%), every retriever "
+                                                   "materialized, whether or not answers used it")
     sampled: dict[str, int] = Field(default={}, description="model -> questions answered, for sampled models")
     agreement: dict[str, float] = Field(default={}, description="'model@k' -> judge agreement")
     missing: list[str] = Field(default=[], description="model x k partitions with no judgments yet")

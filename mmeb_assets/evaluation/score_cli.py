@@ -1,0 +1,63 @@
+"""`mmeb score --answers A.jsonl [--retrieved R.jsonl] --name NAME [--json] [--home DIR]`: put your
+own system on the leaderboard (see README, "Scoring your own system")."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def _builtin(files) -> tuple[list, list, dict]:
+    """(runs of the home's materialized model x k cells, leaderboard cells of a folder, retriever metrics)."""
+    from mmeb_assets.evaluation.leaderboard import load_runs, retrieval_metrics
+    from mmeb_assets.evaluation.registry import load_registry
+    from mmeb_assets.partitions import K_VALUES
+    from mmeb_assets.schema.evaluation import Leaderboard
+    from mmeb_resources.io_manager import _load as load_envelope
+
+    if files.home is not None:
+        registry = load_registry()
+        keys = [(spec.name, int(k)) for spec in registry.enabled for k in K_VALUES]
+        runs, _ = load_runs(files.home, keys, registry)
+        return runs, [], retrieval_metrics(files.home)
+    board_path = files.folder / "leaderboard.json"
+    if board_path.exists():
+        board = load_envelope(board_path)
+        if isinstance(board, Leaderboard):
+            return [], board.cells, board.retrieval
+    return [], [], {}
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    from mmeb_assets.evaluation.score import builtin_rows, score_markdown, score_system
+    from mmeb_assets.evaluation.submission import SubmissionError, locate_benchmark, read_answers, read_retrieved
+    from mmeb_resources.storage import default_home
+
+    try:
+        files = locate_benchmark(Path(args.score_home) if args.score_home else default_home())
+        answers = read_answers(Path(args.answers), files.items)
+        retrieved = read_retrieved(Path(args.retrieved), files.items) if args.retrieved else None
+    except SubmissionError as exc:
+        print(f"mmeb score: {exc}", file=sys.stderr)
+        return 2
+    score = score_system(args.name, files, answers, retrieved)
+    if args.json:
+        print(json.dumps(score.as_json(), indent=1))
+        return 0
+    runs, cells, retrievers = _builtin(files)
+    print(score_markdown(score, builtin_rows(score, runs, files, cells), retrievers, len(files.items)), end="")
+    return 0
+
+
+def register(subparsers) -> None:
+    score = subparsers.add_parser("score", help="judge your own system's answers (and retrievals) and print its "
+                                                "Table 5-7 rows beside the built-in systems")
+    score.add_argument("--answers", required=True, help='JSONL, one {"id", "answer"} per question')
+    score.add_argument("--retrieved", help='JSONL, one {"id", "retrieved": [record ids, best first]} per question')
+    score.add_argument("--name", required=True, help="your system's name in the tables")
+    score.add_argument("--json", action="store_true", help="print one JSON object instead of the tables")
+    score.add_argument("--home", dest="score_home", default=None, metavar="DIR",
+                       help="a build's data home, or a benchmark folder holding questions.jsonl "
+                            "(default: $MMEB_HOME or ./data)")
+    score.set_defaults(func=_cmd_score)

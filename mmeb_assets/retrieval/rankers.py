@@ -1,0 +1,88 @@
+"""The top-100 of every question for one retriever of config/retrievers.yaml.
+
+Embedding retrievers (minilm, qwen3_vl) bring their table up to date and search it by vector. The
+baselines only read: `bm25` searches the native full-text index of an embedding retriever's table,
+`hybrid` fuses that retriever's vector top-100 with the BM25 top-100 by reciprocal rank. They write
+nothing but a rebuilt full-text index, when it does not cover exactly the current rows (BM25 scores
+would otherwise depend on which partition ran first).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from mmeb_assets.retrieval.config import EMBEDDING_KINDS, load_retrievers
+from mmeb_assets.retrieval.index import refresh_fts_index
+from mmeb_assets.retrieval.search import Hits, fts_search, rrf_fuse, vector_search
+from mmeb_assets.schema.qa import QAItem
+from mmeb_assets.schema.records import Corpus
+from mmeb_resources.embedder import EmbedderResource
+from mmeb_resources.lancedb import LanceDBResource
+
+TOP_K = 100
+
+
+@dataclass
+class Ranking:
+    hits: list[Hits]
+    model_key: str
+    reindexed: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def project_filter(corpus: Corpus) -> str:
+    return "project IN ({})".format(", ".join("'" + p.replace("'", "''") + "'" for p in corpus.projects))
+
+
+def rank_questions(retriever: str, items: Sequence[QAItem], corpus: Corpus, embedder: EmbedderResource,
+                   lancedb: LanceDBResource, sync) -> Ranking:
+    """`sync(model) -> reindexed projects` brings an embedding retriever's table up to date."""
+    config = load_retrievers()
+    spec = config.spec(retriever)
+    if spec["kind"] in EMBEDDING_KINDS:
+        return _dense(retriever, items, corpus, embedder, lancedb, sync)
+    table = _open(lancedb, config.index_of(retriever), retriever)
+    refresh_fts_index(table)  # BM25 statistics over exactly the current rows, whichever partition runs first
+    started = time.perf_counter()
+    if spec["kind"] == "bm25":
+        hits = bm25_hits(table, items, corpus)
+        return Ranking(hits, "bm25:lancedb-fts", timings={"search_s": time.perf_counter() - started})
+    pool = int(spec.get("pool", TOP_K))
+    sparse = bm25_hits(table, items, corpus, k=pool)
+    sparse_s = time.perf_counter() - started
+    dense = _dense(spec["dense"], items, corpus, embedder, lancedb, sync=None, k=pool)
+    fused = [rrf_fuse([d, s], k=TOP_K) for d, s in zip(dense.hits, sparse)]
+    return Ranking(fused, f"rrf({dense.model_key}, bm25:lancedb-fts)",
+                   timings={"search_s": sparse_s + dense.timings["search_s"], **{
+                       k: v for k, v in dense.timings.items() if k != "search_s"}})
+
+
+def bm25_hits(table, items: Sequence[QAItem], corpus: Corpus, k: int = TOP_K) -> list[Hits]:
+    where = project_filter(corpus)
+    return [fts_search(table, item.q, k=k, where=where) for item in items]
+
+
+def _open(lancedb: LanceDBResource, index: str, retriever: str):
+    table = lancedb.open_table(index)
+    if table is None:
+        raise FileNotFoundError(f"retriever {retriever!r} searches the {index!r} index, which is not built under "
+                                f"{lancedb.resolved_uri()}: materialize lance_index first")
+    return table
+
+
+def _dense(retriever: str, items: Sequence[QAItem], corpus: Corpus, embedder: EmbedderResource,
+           lancedb: LanceDBResource, sync, k: int = TOP_K) -> Ranking:
+    from mmeb_assets.retrieval.assets import embedder_for
+
+    model = embedder_for(retriever, embedder)
+    reindexed = sync(model) if sync else []
+    table = lancedb.open_table(retriever) if sync else _open(lancedb, retriever, retriever)
+    if table is not None and sync:
+        refresh_fts_index(table)  # fold rows added or deleted since the index was built into it
+    started = time.perf_counter()
+    queries = model.embed_queries([item.q for item in items])
+    embed_s = time.perf_counter() - started
+    hits = vector_search(table, queries, k=k, where=project_filter(corpus)) if items and table is not None else []
+    search_s = time.perf_counter() - started - embed_s
+    return Ranking(hits, model.model_key(), reindexed, {"query_embed_s": embed_s, "search_s": search_s})

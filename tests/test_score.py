@@ -1,0 +1,120 @@
+"""`mmeb score`: a user's own system judged and placed beside the built-in ones, on a build's home and
+on a benchmark folder; bad rows stop with one line naming the file, the line and the field."""
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from mmeb_assets.cli import main
+from mmeb_assets.qa.export import read_questions_jsonl, write_questions_jsonl
+from mmeb_assets.schema.qa import TASKS
+from test_evaluation_fixtures import benchmark_items
+
+
+def write_jsonl(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def run_score(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(["score", *argv])
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture()
+def folder(tmp_path) -> Path:
+    """A benchmark folder as the build's benchmark asset writes it (questions.jsonl only)."""
+    write_questions_jsonl(tmp_path / "bench" / "questions.jsonl", benchmark_items())
+    return tmp_path / "bench"
+
+
+def test_gold_answers_score_at_least_97_percent_and_abstentions_the_unanswerable_share(demo_home, tmp_path):
+    items = read_questions_jsonl(demo_home / "benchmark" / "questions.jsonl")
+    gold = write_jsonl(tmp_path / "gold.jsonl", [{"id": i.id, "answer": i.gold.answer} for i in items])
+    code, out, err = run_score("--answers", str(gold), "--name", "gold", "--json", "--home", str(demo_home))
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["n"] == len(items) and result["accuracy"] >= 97.0
+    abstain = write_jsonl(tmp_path / "abstain.jsonl",
+                          [{"id": i.id, "answer": "Not established in the records."} for i in items])
+    code, out, _ = run_score("--answers", str(abstain), "--name", "abstainer", "--json", "--home", str(demo_home))
+    share = sum(i.answer_status != "answerable" for i in items) / len(items)
+    result = json.loads(out)
+    assert result["accuracy"] == pytest.approx(round(100 * share, 1), abs=0.05) and 0 < share < 1
+    assert result["by_task"]["unanswerable"] == 100.0 and result["by_task"]["extraction"] == 0.0
+
+
+def test_the_json_shape_and_the_retrieval_metrics_equal_the_pipeline_s(demo_home, tmp_path):
+    items = read_questions_jsonl(demo_home / "benchmark" / "questions.jsonl")
+    answers = write_jsonl(tmp_path / "a.jsonl", [{"id": i.id, "answer": i.gold.answer} for i in items[::2]])
+    rows = [json.loads(line) for line in
+            (demo_home / "evaluation" / "retrieval" / "minilm" / "retrievals.jsonl").read_text().splitlines()]
+    retrieved = write_jsonl(tmp_path / "r.jsonl", [{"id": r["question_id"], "retrieved": r["record_ids"]} for r in rows])
+    code, out, err = run_score("--answers", str(answers), "--retrieved", str(retrieved), "--name", "mine", "--json",
+                               "--home", str(demo_home))
+    assert code == 0, err
+    result = json.loads(out)
+    assert {"name", "n", "accuracy", "by_task", "by_modality", "retrieval"} <= set(result)
+    assert result["name"] == "mine" and result["n"] == len(items) and isinstance(result["accuracy"], float)
+    assert set(result["by_task"]) == set(TASKS)
+    assert set(result["by_modality"]) == {"text:1", "text:2+", "visual:1", "visual:2+", "text+visual:2+"}
+    assert len(result["unanswered"]) == len(items) - len(items[::2])  # the others are judged wrong
+    stored = json.loads((demo_home / "evaluation" / "retrieval" / "minilm" / "metrics.json").read_text())
+    for name in ("recall@10", "recall@50", "recall@100", "ndcg@10", "mrr"):
+        assert result["retrieval"][name] == pytest.approx(round(100 * stored[name], 1), abs=0.05)
+    code, out, _ = run_score("--answers", str(answers), "--retrieved", str(retrieved), "--name", "mine",
+                             "--home", str(demo_home))
+    assert code == 0 and "**mine** (submitted)" in out and "reader-latest-mention" in out and "vs mine" in out
+    assert "| mine (submitted) |" in out and "| bm25 |" in out and "| hybrid |" in out
+
+
+def test_it_works_on_a_benchmark_folder(folder, tmp_path):
+    answers = write_jsonl(tmp_path / "a.jsonl", [{"id": "q1", "answer": "0.412"}, {"id": "q3", "answer": "Bo Chen"},
+                                                  {"id": "q4", "answer": "Not established in the records."}])
+    code, out, err = run_score("--answers", str(answers), "--name", "tiny", "--json", "--home", str(folder))
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["n"] == 6 and result["accuracy"] == 33.3 and result["retrieval"] is None  # q1 and q3 right
+    assert result["by_task"]["interpretation"] is None  # no question of that task
+    code, out, _ = run_score("--answers", str(answers), "--name", "tiny", "--home", str(folder))
+    assert code == 0 and "**tiny** (submitted)" in out and "q2" in out  # unanswered questions are listed
+
+
+@pytest.mark.parametrize("rows, field, line", [
+    (['{"id": "q1", "answer": "0.412"}', '{"id": "q99", "answer": "x"}'], "field 'id': unknown question id 'q99'", 2),
+    (['{"id": "q1", "answer": "0.412"', ], "not a JSON object", 1),
+    (['{"id": "q1"}'], "field 'answer': missing", 1),
+    (['{"id": "q1", "answer": 0.412}'], "field 'answer': expected a string", 1),
+    (['', '{"answer": "x"}'], "field 'id': missing", 2),
+    (['{"id": "q1", "answer": "a"}', '{"id": "q1", "answer": "b"}'], "field 'id': 'q1' again (first on line 1)", 2),
+])
+def test_a_bad_answer_row_stops_with_one_line_naming_file_line_and_field(folder, tmp_path, rows, field, line):
+    path = tmp_path / "a.jsonl"
+    path.write_text("\n".join(rows) + "\n")
+    code, out, err = run_score("--answers", str(path), "--name", "x", "--home", str(folder))
+    assert code == 2 and out == ""
+    assert err.strip() == f"mmeb score: {path}:{line}: {field}" or (field in err and f"{path}:{line}:" in err)
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_bad_retrieved_row_is_named(folder, tmp_path):
+    answers = write_jsonl(tmp_path / "a.jsonl", [{"id": "q1", "answer": "0.412"}])
+    retrieved = write_jsonl(tmp_path / "r.jsonl", [{"id": "q1", "retrieved": ["demo-slack-2"]},
+                                                   {"id": "q2", "retrieved": "demo-slack-2"}])
+    code, _, err = run_score("--answers", str(answers), "--retrieved", str(retrieved), "--name", "x",
+                             "--home", str(folder))
+    assert code == 2 and err.strip() == f"mmeb score: {retrieved}:2: field 'retrieved': expected a list of record id strings"
+
+
+def test_a_folder_without_questions_is_named(tmp_path):
+    shutil.rmtree(tmp_path / "none", ignore_errors=True)
+    answers = write_jsonl(tmp_path / "a.jsonl", [])
+    code, _, err = run_score("--answers", str(answers), "--name", "x", "--home", str(tmp_path / "none"))
+    assert code == 2 and "no questions.jsonl" in err
