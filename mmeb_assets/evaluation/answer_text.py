@@ -15,25 +15,30 @@ ABSTENTION = re.compile(
     r"establish\w*|answer\w*|tell|find|confirm\w*|say)|can ?not be|can't (?:tell|say|find|determine|answer)|"
     r"unable to|no (?:information|record|mention|data|evidence|indication|such|way to (?:tell|know))|"
     r"insufficient|unknown|(?:does|do|did)(?: not|n't) (?:say|state|mention|specify|appear|exist|establish|contain|"
-    r"give|include|show|record)|there is no|there's no|none of the records|nothing in the records|"
+    r"give|include|show|record|report|cover|list|have)|there (?:is|are|was|were) no|there's no|none of the records|"
+    r"nothing (?:in the records|on|about)|(?:mention|give|contain|record|list|show|include|cover)s? no|"
+    r"^\W*no\b[^.]{0,60}\b(?:is|are|was|were) (?:mentioned|recorded|given|reported|stated|listed|available)|"
     r"(?:isn't|is not|aren't|are not|wasn't|was not|never) (?:stated|mentioned|recorded|given|reported|"
     r"specified|documented|in the records)|i (?:don't|do not) know|could(?: not|n't) find|"
     r"premise is (?:false|incorrect|wrong)|contradict\w*)\b", re.I)
 HEDGE = re.compile(r"\b(either|maybe|perhaps|possibly|probably|might|could be|not sure|unsure|unclear whether|"
                    r"one of|somewhere between|i think|likely)\b", re.I)
 ALTERNATIVE = re.compile(r"^\W*(?:or|and/or|/)\W*$|\bor\b|/", re.I)
-FINAL = re.compile(r"(?:\bto|\bnow|\bfinal\w*|\blatest|\bcurrent\w*|\bbecame|\bcorrect(?:ed|ion)?|\brevised|"
-                   r"\bupdated|\bsettled|\bin force|\bright|\bapplies|\bstands|\bends? (?:up|the week)|=|:)\W*"
-                   r"(?:\w+\W+){0,3}$", re.I)
-HISTORY = re.compile(r"(?:\bfrom|\bwas\b|\bwere\b|\bearlier|\binitially|\boriginally|\bpreviously|\bfirst|\bbefore|"
-                     r"\binstead of|\bnot\b|\bold\b|\bstale|\bwrong\w*|\bslip|\breplac\w+|\boutdated|\bshows?|"
-                     r"\bgives?|\bgave|\bstill|\bthen|\bvs\.?|\bversus|\bagainst|\bover|\bthan)\W*(?:\w+\W+){0,3}$", re.I)
+FINAL = re.compile(r"\b(?:to|now|final\w*|latest|current\w*|became|correct(?:ed|ion)?|revised|updated|settled|"
+                   r"in force|right|applies|stands|ends? (?:up|the week)|is)\b|[=:]", re.I)
+HISTORY = re.compile(r"\b(?:from|was|were|earlier|initially|originally|previously|first|before|instead of|not|old|stale|"
+                     r"wrong\w*|slip|replac\w+|outdated|shows?|gives?|gave|still|vs\.?|versus|against|over|than)\b",
+                     re.I)
+HISTORY_AFTER = re.compile(r"\W*(?:was|is|were|are) (?:a |an |the )?(?:slip|typo|error|mistake|transposition|wrong|"
+                           r"incorrect|outdated|obsolete|stale|superseded|old|earlier|previous|original|first|"
+                           r"corrected|replaced|revised)\b", re.I)
 UP = re.compile(r"\b(higher|larger|greater|bigger|more|increas\w*|grew|grow\w*|rose|rise[sn]?|up|gain\w*|"
                 r"above|exceed\w*|went up|raised)\b", re.I)
 DOWN = re.compile(r"\b(lower|smaller|less|fewer|decreas\w*|drop\w*|fell|fall\w*|shr[au]nk|shrink\w*|down|"
                   r"declin\w*|reduc\w*|below|cut)\b", re.I)
-YES = re.compile(r"^\W*(yes|yep|yeah|correct|true|indeed|it does|it did|they do|they did)\b", re.I)
-NO = re.compile(r"^\W*(no|nope|not|false|incorrect|it does not|it doesn't|it did not|it didn't|they do not)\b", re.I)
+YES = re.compile(r"^\W*(yes|yep|yeah|correct|true|indeed|supported|it does|it did|they do|they did)\b", re.I)
+NO = re.compile(r"^\W*(no|nope|not|false|incorrect|unsupported|it does not|it doesn't|it did not|it didn't|"
+                r"they do not)\b", re.I)
 YES_ANYWHERE = re.compile(r"\b(is supported|are supported|supports? the claim|was up to date|is up to date|"
                           r"did give|does give|gave the current|holds|is correct|is true)\b", re.I)
 NO_ANYWHERE = re.compile(r"\b(not supported|unsupported|(?:does|do|did)(?: not|n't) (?:support|give|hold|show)|"
@@ -76,16 +81,17 @@ def linked_as_alternatives(text: str, a: tuple[int, int], b: tuple[int, int]) ->
     return bool(re.search(r"\b(between|either)\W*$", before)) and len(between) < 40 and " and " in f" {between} "
 
 
-def asserted_as_final(text: str, start: int) -> bool:
-    return bool(FINAL.search(text[max(0, start - 40):start]))
-
-
-def marked_as_history(text: str, start: int, end: int) -> bool:
-    after = text[end:end + 30].lower()
-    if re.match(r"\W*(?:\)|was (?:a slip|wrong|an error|corrected|superseded|replaced|revised|outdated|stale|old)|"
-                r"(?:is|was) (?:the )?(?:old|earlier|previous|first|original|stale|wrong))", after):
-        return True
-    return bool(HISTORY.search(text[max(0, start - 40):start]))
+def stance(text: str, start: int, end: int) -> str | None:
+    """'final' when the words just before a mention assert it ('corrected to X', 'now X'), 'history' when
+    they or the words after mark it as past or wrong ('from X', 'X was a slip'); the nearer marker wins."""
+    if HISTORY_AFTER.match(text[end:end + 40]):
+        return "history"
+    window = text[max(0, start - 30):start]
+    finals = [m.end() for m in FINAL.finditer(window)]
+    pasts = [m.end() for m in HISTORY.finditer(window)]
+    if not finals and not pasts:
+        return None
+    return "final" if (finals[-1] if finals else -1) > (pasts[-1] if pasts else -1) else "history"
 
 
 def polarity(candidate: str) -> str | None:
@@ -166,7 +172,7 @@ def moments(text: str) -> list[Moment]:
 def mask_moments(text: str) -> str:
     """The text with dates, clock times and weekdays blanked (same length), so their digits are not values."""
     text = normalize(text)
-    spans = [(m.start(), m.end()) for m in moments(text)] + [(m.start(), m.end()) for m in WEEKDAY.finditer(text)]
+    spans = [(m.start, m.end) for m in moments(text)] + [(m.start(), m.end()) for m in WEEKDAY.finditer(text)]
     chars = list(text)
     for start, end in spans:
         chars[start:end] = " " * (end - start)

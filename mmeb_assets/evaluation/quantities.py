@@ -80,7 +80,7 @@ def unit_kind(unit: str) -> tuple[str, str, float] | None:
         return None
     if low in TIME:
         return "time", TIME[low], registry().Quantity(1, TIME[low]).to("second").magnitude
-    if low.isalpha() and len(low) > 2 and low not in NOT_UNITS:
+    if low.isalpha() and len(low) > 3 and low.endswith("s") and low not in NOT_UNITS:
         return f"count:{_lemma(low)}", _lemma(low), 1.0
     return None
 
@@ -126,8 +126,7 @@ def _merge_durations(found: list[Quantity], text: str) -> list[Quantity]:
 
 
 def same_kind(gold: Quantity, cand: Quantity) -> bool:
-    return not gold.kind or not cand.kind or gold.kind == cand.kind or \
-        (gold.kind.startswith("count:") and cand.kind.startswith("count:"))
+    return not gold.kind or not cand.kind or gold.kind == cand.kind
 
 
 def compare(gold: Quantity, cand: Quantity, places: int) -> str:

@@ -20,12 +20,13 @@ from dataclasses import dataclass
 
 from mmeb_assets.evaluation import answer_text as at
 from mmeb_assets.evaluation import value_match as vm
-from mmeb_assets.evaluation.quantities import quantities
+from mmeb_assets.evaluation.quantities import quantities, unit_kind
 from mmeb_assets.schema.qa import QAItem
 
 WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "zero": 0}
 OPTIONS = re.compile(r"[:,]\s*(?:the\s+)?(?P<a>[^:,?]+?)\s+or\s+(?:the\s+)?(?P<b>[^:,?]+?)\s*(?:,[^?]*)?\?\s*$", re.I)
 SEQUENCE_KINDS = {"version_sequence"}
+CURRENT_KINDS = {"version_latest", "corrected_value", "stale_sources", ""}  # asks for the value now in force
 CHOICE_KINDS = {"rank", "rank_low", "budget_choice"}
 
 
@@ -101,7 +102,10 @@ def _unanswerable(item: QAItem, candidate: str) -> Verdict:
     if not at.abstains(candidate):
         return verdict("answered_unanswerable", "gives an answer although the records do not establish one")
     asked = {round(q.value, 9) for q in quantities(at.mask_moments(item.q))}
-    extra = [q for q in quantities(at.mask_moments(candidate)) if round(q.value, 9) not in asked]
+    extra = [q for q in quantities(at.mask_moments(candidate)) if round(q.value, 9) not in asked
+             and not (q.value.is_integer() and 1900 <= q.value <= 2100 and not q.kind)]  # a year is context
+    asked_moments = {(m.month, m.day, m.hour, m.minute) for m in at.moments(item.q)}
+    extra += [m for m in at.moments(candidate) if (m.month, m.day, m.hour, m.minute) not in asked_moments]
     if extra:
         return verdict("answered_unanswerable", "abstains but still gives a concrete value")
     return verdict("correct_abstention", "abstains on an unanswerable question")
@@ -114,8 +118,19 @@ def _places(item: QAItem, value: str) -> int | None:
     return vm.reference_places(value, None) if vm.value_kind(value) == "quantity" else None
 
 
+def reference_value(item: QAItem) -> str:
+    """gold.value, with gold.unit attached when the value is a bare number ('14.2' + 'GB')."""
+    value = (item.gold.value or "").strip()
+    unit = item.gold.unit.strip()
+    if unit and vm.value_kind(value) == "quantity":
+        quantity = vm.reference_quantity(value)
+        if quantity is not None and not quantity.kind and unit_kind(unit.split()[0]) is not None:
+            return f"{value} {unit}"
+    return value
+
+
 def _single(item: QAItem, candidate: str, value: str | None = None) -> Verdict:
-    value = (value or item.gold.value or "").strip()
+    value = (value or reference_value(item)).strip()
     signed = vm.value_kind(value) == "quantity" and _expected_direction(item) is not None
     hits = vm.find_value(value, candidate, _places(item, value), absolute=signed)
     rivals = [(v, h) for v in competing(item) for h in vm.equal_hits(vm.find_value(v, candidate, _places(item, v)))]
@@ -152,22 +167,20 @@ def _rival_problem(item: QAItem, candidate: str, value: str, exact: list[vm.Hit]
     for rival in [h for _, h in rivals] + others:
         if at.linked_as_alternatives(candidate, (gold.start, gold.end), (rival.start, rival.end)):
             return verdict("hedge", f"offers {value!r} and another value as alternatives")
+    current = (item.derivation.kind if item.derivation else "") in CURRENT_KINDS
     for name, rival in rivals:
-        rival_final = at.asserted_as_final(candidate, rival.start) and not at.marked_as_history(
-            candidate, rival.start, rival.end)
-        gold_history = at.marked_as_history(candidate, gold.start, gold.end) and not at.asserted_as_final(
-            candidate, gold.start)
-        if rival_final and (gold_history or rival.start > gold.start):
+        rival_stance = at.stance(candidate, rival.start, rival.end)
+        if current and rival_stance == "final" and at.stance(candidate, gold.start, gold.end) != "final":
             return verdict("superseded_value", f"asserts {name!r} as the answer, not {value!r}")
-        if at.hedged(candidate) and not at.marked_as_history(candidate, rival.start, rival.end):
+        if at.hedged(candidate) and rival_stance != "history":
             return verdict("hedge", f"hedges between {value!r} and {name!r}")
     if vm.value_kind(value) == "name":
         after = candidate[gold.end:gold.end + 40]
         before = candidate[max(0, gold.start - 40):gold.start]
-        if re.match(r"\s*(?:or|/)\s+(?:the\s+)?[A-Z]", after) or re.search(r"[A-Z]\w+\s+(?:or|/)\s*$", before):
+        if re.match(r"\s*(?:or|/)\s*\w", after) or re.search(r"[A-Z]\w+\s*(?:or|/)\s*$", before):
             return verdict("hedge", f"offers {value!r} or another name")
-        if re.match(r"\s*(?:,|and|&|as well as|plus)\s+(?:also\s+)?[A-Z][a-z]", after) or \
-                re.search(r"\b[A-Z][a-z]+\s+(?:and|&)\s*$", before):
+        if re.match(r"\W*(?:and|&|as well as|plus|(?:along |together )?with)\s+(?:also\s+)?[A-Z]\w", after) or \
+                re.search(r"\b[A-Z]\w+\s+(?:and|&)\s*$", before):
             return verdict("extra_component", f"names {value!r} together with another name")
     return None
 
@@ -259,9 +272,11 @@ def _extra_values(item: QAItem, candidate: str, parts: list[str]) -> Verdict | N
                                                   f"{candidate[others[0].start:others[0].end]!r}")
             break
     allowed = {w for text in known + competing(item) for w in at.name_tokens(text)}
-    for m in re.finditer(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+", candidate):
+    for m in re.finditer(r"\b[A-Z][a-z]+(?:\s+[A-Z]\w+)+", candidate):
         words = at.name_tokens(m.group(0))
-        if not any(w in allowed for w in words) and len(words) >= 2 and words[0] not in at.NOT_NAME:
+        if m.start() == 0 or re.search(r"[.!?:;]\W*$", candidate[:m.start()]):
+            words = words[1:]  # a capital at the start of a sentence says nothing
+        if len(words) >= 1 and any(w not in allowed for w in words) and words[0] not in at.NOT_NAME:
             return verdict("extra_component", f"adds {m.group(0)!r}, which the reference does not have")
     return None
 
@@ -297,11 +312,7 @@ def _choice(item: QAItem, candidate: str) -> Verdict:
     gold = (item.gold.value or "").strip().lower()
     chosen = next(o for o in options if at.name_tokens(o) == at.name_tokens(gold) or gold in o.lower().split())
     other = options[1] if chosen == options[0] else options[0]
-    at_chosen = [h.start for h in vm.find_value(gold if gold in ("first", "final") else chosen, candidate, None)]
-    at_other = [h.start for h in vm.find_value(other if at.name_tokens(other) else other, candidate, None)]
-    if gold in ("first", "final") and not at_chosen:
-        at_chosen = [m.start() for m in re.finditer(rf"\b{gold}\b", candidate, re.I)]
-        at_other = [m.start() for m in re.finditer(rf"\b{'final' if gold == 'first' else 'first'}\b", candidate, re.I)]
+    at_chosen, at_other = _mentions(chosen, other, candidate), _mentions(other, chosen, candidate)
     if not at_chosen and not at_other:
         return _single(item, candidate)
     if at_other and (not at_chosen or at_other[0] < at_chosen[0]) and not _inverted(item.q, candidate, at_other[0]):
@@ -317,6 +328,19 @@ def _choice(item: QAItem, candidate: str) -> Verdict:
             code = "wrong_margin" if given or hits else "missing_component"
             return verdict(code, f"the margin {margin.group(1)!r} is {'wrong' if code == 'wrong_margin' else 'missing'}")
     return verdict("correct_choice", f"picks {chosen!r}")
+
+
+def _mentions(option: str, rival: str, candidate: str) -> list[int]:
+    """Where the candidate names an option: the whole option, else the words that tell it from the rival
+    ('the reranker's peak memory' names 'the peak memory of the reranker' against '... of the indexer')."""
+    found = [h.start for h in vm.find_value(option, candidate, None) if h.status == "equal"]
+    if found:
+        return found
+    own = [w for w in at.name_tokens(option) if w not in set(at.name_tokens(rival)) and w not in at.NOT_NAME]
+    words = at.name_tokens(candidate)
+    if not own:
+        return []
+    return sorted(m.start() for w in own for m in re.finditer(rf"(?<![\w@]){re.escape(w)}(?![\w@])", candidate.lower()))
 
 
 def _inverted(question: str, candidate: str, other_at: int) -> bool:
