@@ -42,6 +42,7 @@ def register(subparsers) -> None:
     report.add_argument("--csv", choices=["5", "6", "7"], help="print this table's CSV instead")
     report.add_argument("--dir", help="reports folder (default: <home>/evaluation/reports)")
     report.set_defaults(func=_cmd_report)
-    from mmeb_assets.evaluation import serve_cli
+    from mmeb_assets.evaluation import judge_cli, serve_cli
 
     serve_cli.register(subparsers)
+    judge_cli.register(subparsers)
