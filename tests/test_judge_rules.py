@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -28,8 +29,9 @@ def test_labelled_set_covers_every_task_and_near_miss():
     assert len({(c.item.q, c.candidate) for c in cases}) == len(cases)  # no duplicated case
 
 
-def test_rules_judge_meets_the_target_on_the_labelled_set():
-    cases = load_cases()
+@pytest.mark.parametrize("name", ["judge_cases.yaml", "judge_cases_holdout.yaml"])
+def test_rules_judge_meets_the_target_on_the_labelled_set(name):
+    cases = load_cases(Path(__file__).parent / "data" / name)
     verdicts = [judge_rules(c.item, c.candidate) for c in cases]
     overall = tally(cases, [v.correct for v in verdicts])["all"]["all"]
     assert overall.agree / overall.n >= 0.97, overall.row()

@@ -33,9 +33,9 @@ HISTORY_AFTER = re.compile(r"\W*(?:was|is|were|are) (?:a |an |the )?(?:slip|typo
                            r"incorrect|outdated|obsolete|stale|superseded|old|earlier|previous|original|first|"
                            r"corrected|replaced|revised)\b", re.I)
 UP = re.compile(r"\b(higher|larger|greater|bigger|more|increas\w*|grew|grow\w*|rose|rise[sn]?|up|gain\w*|"
-                r"above|exceed\w*|went up|raised)\b", re.I)
+                r"above|exceed\w*|went up|raised|ahead|leads?|beats?|outperform\w*)\b", re.I)
 DOWN = re.compile(r"\b(lower|smaller|less|fewer|decreas\w*|drop\w*|fell|fall\w*|shr[au]nk|shrink\w*|down|"
-                  r"declin\w*|reduc\w*|below|cut)\b", re.I)
+                  r"declin\w*|reduc\w*|below|cut|trail\w*|lag\w*|behind|underperform\w*)\b", re.I)
 YES = re.compile(r"^\W*(yes|yep|yeah|correct|true|indeed|supported|it does|it did|they do|they did)\b", re.I)
 NO = re.compile(r"^\W*(no|nope|not|false|incorrect|unsupported|it does not|it doesn't|it did not|it didn't|"
                 r"they do not)\b", re.I)
@@ -217,7 +217,14 @@ def _continues(text: str, gap: str, word: str, raw: str) -> bool:
     return raw[:1].isupper() or any(ch.isdigit() for ch in raw)
 
 
+def _joined(toks: list[tuple[str, int, int]], j: int) -> bool:
+    """'X + Y' / 'X & Y': a joining symbol followed by a name-like word extends the name."""
+    return j + 1 < len(toks) and toks[j][0] in ("+", "&") and toks[j + 1][0] not in NOT_NAME
+
+
 def _runs_on(text: str, toks: list[tuple[str, int, int]], i: int, j: int) -> bool:
+    if _joined(toks, j):
+        return True
     if j < len(toks):
         word, s, e = toks[j]
         if _continues(text, text[toks[j - 1][2]:s], word, text[s:e]):

@@ -35,7 +35,8 @@ NOT_UNITS = frozenset("""a an the of and or to in on at for by is was were be it
 UNIT_WORD = r"GPU[- ]?(?:hours?|h|hrs?|minutes?|mins?)|[%\u20ac$\u00a3]|per cent|percentage points?|[A-Za-z][A-Za-z]*"
 QUANTITY = re.compile(
     rf"(?P<cur>(?:EUR|USD|GBP|[\u20ac$\u00a3])\s?)?(?<![\w.@-])(?P<num>{NUMBER})"
-    rf"(?:\s?(?P<scale>k|K|thousand|mn|million|bn|billion)\b)?(?:\s?(?P<unit>{UNIT_WORD}))?")
+    rf"(?:\s?(?P<scale>k|K|thousand|mn|million|bn|billion)\b)?(?:\s?(?P<unit>{UNIT_WORD}))?"
+    r"(?:\s*(?:/|\bper\b|\ban?\b|\beach\b)\s*(?P<per>hours?|h|hr|minutes?|min|seconds?|sec|s|days?|weeks?)\b)?")
 
 
 @lru_cache(maxsize=1)
@@ -107,6 +108,13 @@ def quantities(text: str) -> list[Quantity]:
         if cur:
             resolved = unit_kind(cur)
         kind, unit, factor = resolved or ("", "", 1.0)
+        unit_read = bool(unit_word) and unit_kind(unit_word) is not None
+        per = m.group("per") if unit_read and not unit_word.lower().startswith("gpu") else None
+        if per and per.lower() in TIME:  # a rate: '1,850 items per hour' = '1.85k items an hour'
+            kind, unit = f"{kind}/time", f"{unit}/{TIME[per.lower()]}"
+            factor /= registry().Quantity(1, TIME[per.lower()]).to("second").magnitude
+        elif unit_read:
+            end = m.end("unit")
         decimals = _decimals(raw) if scale == 1.0 else max(0, _decimals(raw) - len(str(int(scale))) + 1)
         found.append(Quantity(value * scale, decimals, unit, kind, value * scale * factor, m.start(), end))
     return _merge_durations(found, text)

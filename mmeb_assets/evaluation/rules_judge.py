@@ -167,6 +167,9 @@ def _rival_problem(item: QAItem, candidate: str, value: str, exact: list[vm.Hit]
     for rival in [h for _, h in rivals] + others:
         if at.linked_as_alternatives(candidate, (gold.start, gold.end), (rival.start, rival.end)):
             return verdict("hedge", f"offers {value!r} and another value as alternatives")
+    for other in others:
+        if at.stance(candidate, other.start, other.end) != "history" and item.task != "computation":
+            return verdict("extra_component", f"gives {value!r} and also {candidate[other.start:other.end]!r}")
     current = (item.derivation.kind if item.derivation else "") in CURRENT_KINDS
     for name, rival in rivals:
         rival_stance = at.stance(candidate, rival.start, rival.end)
