@@ -26,7 +26,8 @@ HEDGE = re.compile(r"\b(either|maybe|perhaps|possibly|probably|might|could be|no
 ALTERNATIVE = re.compile(r"^\W*(?:or|and/or|/)\W*$|\bor\b|/", re.I)
 FINAL = re.compile(r"\b(?:to|now|final\w*|latest|current\w*|became|correct(?:ed|ion)?|revised|updated|settled|"
                    r"in force|right|applies|stands|ends? (?:up|the week)|is)\b|[=:]", re.I)
-HISTORY = re.compile(r"\b(?:from|was|were|earlier|initially|originally|previously|first|before|instead of|not|old|stale|"
+HISTORY = re.compile(r"\b(?:from|was|were|earlier|initially|originally|previously|first|before|instead of|not|old|"
+                     r"stale|"
                      r"wrong\w*|slip|replac\w+|outdated|shows?|gives?|gave|still|vs\.?|versus|against|over|than)\b",
                      re.I)
 HISTORY_AFTER = re.compile(r"\W*(?:was|is|were|are) (?:a |an |the )?(?:slip|typo|error|mistake|transposition|wrong|"
@@ -48,9 +49,10 @@ MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", 
 MONTH = r"(?P<{}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|" \
         r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 DAY_MONTH = re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+" + MONTH.format("m") + r"\b|\b"
-                       + MONTH.format("m2") + r"\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b|\b\d{4}-(?P<im>\d\d)-(?P<id>\d\d)\b",
-                       re.I)
-CLOCK = re.compile(r"\b(?P<h>\d{1,2})(?::(?P<mi>\d\d))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?!\w)|\b(?P<h2>\d{1,2}):(?P<mi2>\d\d)\b|"
+                       + MONTH.format("m2") + r"\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b|"
+                       r"\b\d{4}-(?P<im>\d\d)-(?P<id>\d\d)\b", re.I)
+CLOCK = re.compile(r"\b(?P<h>\d{1,2})(?::(?P<mi>\d\d))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)(?!\w)|"
+                   r"\b(?P<h2>\d{1,2}):(?P<mi2>\d\d)\b|"
                    r"\b(?P<word>noon|midday|midnight)\b", re.I)
 WEEKDAY = re.compile(r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\b\.?,?", re.I)
 TOKEN = re.compile(r"[\w@#]+(?:['\u2019.\-][\w@#]+)*|\+|&")

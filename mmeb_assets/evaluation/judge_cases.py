@@ -67,7 +67,7 @@ class Tally:
 
 def tally(cases: list[JudgeCase], verdicts: list[bool]) -> dict[str, dict[str, Tally]]:
     """'all' / 'task' / 'kind' -> key -> Tally."""
-    out: dict[str, dict[str, Tally]] = {"all": defaultdict(Tally), "task": defaultdict(Tally), "kind": defaultdict(Tally)}
+    out: dict[str, dict[str, Tally]] = {name: defaultdict(Tally) for name in ("all", "task", "kind")}
     for case, judged in zip(cases, verdicts):
         for group, key in (("all", "all"), ("task", case.item.task), ("kind", case.kind)):
             out[group][key].add(case.human, judged)

@@ -329,7 +329,8 @@ def _choice(item: QAItem, candidate: str) -> Verdict:
             known = [item.gold.answer, item.q]
             given = vm.other_quantities(margin.group(1), candidate, known)
             code = "wrong_margin" if given or hits else "missing_component"
-            return verdict(code, f"the margin {margin.group(1)!r} is {'wrong' if code == 'wrong_margin' else 'missing'}")
+            state = "wrong" if code == "wrong_margin" else "missing"
+            return verdict(code, f"the margin {margin.group(1)!r} is {state}")
     return verdict("correct_choice", f"picks {chosen!r}")
 
 
@@ -340,7 +341,6 @@ def _mentions(option: str, rival: str, candidate: str) -> list[int]:
     if found:
         return found
     own = [w for w in at.name_tokens(option) if w not in set(at.name_tokens(rival)) and w not in at.NOT_NAME]
-    words = at.name_tokens(candidate)
     if not own:
         return []
     return sorted(m.start() for w in own for m in re.finditer(rf"(?<![\w@]){re.escape(w)}(?![\w@])", candidate.lower()))
