@@ -170,3 +170,23 @@ def test_mmeb_judge_stops_on_a_malformed_question_row(files, capsys):
     assert run_judge(files) == 2
     err = capsys.readouterr().err.strip()
     assert "q.jsonl:2: field 'task'" in err and len(err.splitlines()) == 1
+
+
+def test_mmeb_judge_with_a_registry_model_uses_the_llm_judge(files, capsys, monkeypatch, tmp_path):
+    from openai_test_server import OpenAITestServer
+
+    def grader(payload):
+        fields = json.loads(payload["messages"][1]["content"])
+        return json.dumps({"correct": "gigabytes" in fields["candidate_answer"], "reason": "compared"})
+
+    write_jsonl(files / "a.jsonl", [{"id": "a", "answer": "14.2 gigabytes"}, {"id": "b", "answer": "Bo Chen"}])
+    monkeypatch.setenv("MMEB_HOME", str(tmp_path / "home"))
+    with OpenAITestServer(grader) as server:
+        monkeypatch.setenv("MMEB_GPT56_LUNA_URL", server.base_url)
+        assert run_judge(files, "--judge", "gpt-5.6-luna") == 0
+        asked = len(server.requests)
+    rows = {r["id"]: r for r in map(json.loads, (files / "v.jsonl").read_text().splitlines())}
+    assert asked == 2 and rows["a"]["correct"] and not rows["b"]["correct"]
+    assert rows["a"]["judge"] == "llm:gpt-5.6-luna" and rows["c"]["code"] == "no_answer"
+    assert run_judge(files, "--judge", "no-such-model") == 2
+    assert "no-such-model" in capsys.readouterr().err
