@@ -190,3 +190,14 @@ def test_mmeb_judge_with_a_registry_model_uses_the_llm_judge(files, capsys, monk
     assert rows["a"]["judge"] == "llm:gpt-5.6-luna" and rows["c"]["code"] == "no_answer"
     assert run_judge(files, "--judge", "no-such-model") == 2
     assert "no-such-model" in capsys.readouterr().err
+
+
+def test_mmeb_judge_reads_the_flat_export_layout(tmp_path):
+    from mmeb_assets.qa.export import flat_row
+
+    items = [OWNER.model_copy(update={"id": "b"}), SIZE.model_copy(update={"id": "a"})]
+    write_jsonl(tmp_path / "q.jsonl", [flat_row(i) for i in items])
+    write_jsonl(tmp_path / "a.jsonl", [{"id": "a", "answer": "14,200 MB"}, {"id": "b", "answer": "Bo Chen"}])
+    assert run_judge(tmp_path) == 0
+    rows = [json.loads(line) for line in (tmp_path / "v.jsonl").read_text().splitlines()]
+    assert [(r["id"], r["code"]) for r in rows] == [("b", "superseded_value"), ("a", "correct_match")]

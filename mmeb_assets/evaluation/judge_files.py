@@ -40,9 +40,30 @@ def _rows(path: Path):
         yield n, row
 
 
+FLAT_ONLY = ("category", "gold_answer", "gold_value", "gold_unit", "validation_decision", "validation_category",
+             "validation_rounds", "n_evidence", "source_types", "evidence_modality", "n_images", "evidence_span_hours")
+
+
+def _from_flat(row: dict) -> dict:
+    """A row of the flat layout (the Parquet columns, e.g. read back with `datasets`) as a QAItem row."""
+    out = {k: v for k, v in row.items() if k not in FLAT_ONLY}
+    out["gold"] = {"answer": row.get("gold_answer"), "value": row.get("gold_value"), "unit": row.get("gold_unit") or ""}
+    for key in ("derivation", "validation"):
+        if isinstance(out.get(key), str):
+            out[key] = json.loads(out[key])
+    out.setdefault("provenance", {"seed_id": row.get("project") or "", "stage": "qa",
+                                  "generator": row.get("generator") or ""})
+    return out
+
+
 def read_questions(path: Path) -> list[QAItem]:
+    """Rows as `questions.jsonl` holds them (QAItem fields plus category), or in the flat Parquet layout."""
     items, seen = [], set()
     for n, row in _rows(path):
+        try:
+            row = _from_flat(row) if "gold_answer" in row and "gold" not in row else row
+        except json.JSONDecodeError as exc:
+            raise FileProblem(path, n, "derivation", f"not valid JSON ({exc.msg})") from exc
         row = {k: v for k, v in row.items() if k != "category"}
         try:
             item = QAItem.model_validate(row)
