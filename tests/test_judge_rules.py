@@ -89,6 +89,8 @@ DEADLINE = qa("What is the deadline at the end of the week?", "temporal_conflict
     (PAIR, "SciNCL, by 0.026", "correct_choice"),
     (PAIR, "SPECTER is lower than SciNCL by 0.026.", "correct_choice"),
     (PAIR, "SPECTER, by 0.026", "wrong_direction"),
+    (PAIR, "Between SPECTER and SciNCL, SciNCL has the higher MRR, by 0.026.", "correct_choice"),
+    (PAIR, "Of the two, SPECTER has the higher MRR, by 0.026.", "wrong_direction"),
     (PAIR, "SciNCL, by 0.062", "wrong_margin"),
     (PAIR, "SciNCL is higher.", "missing_component"),
     (DIFF, "185 ms higher", "wrong_direction"),

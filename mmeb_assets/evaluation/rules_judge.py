@@ -318,10 +318,8 @@ def _choice(item: QAItem, candidate: str) -> Verdict:
     at_chosen, at_other = _mentions(chosen, other, candidate), _mentions(other, chosen, candidate)
     if not at_chosen and not at_other:
         return _single(item, candidate)
-    if at_other and (not at_chosen or at_other[0] < at_chosen[0]) and not _inverted(item.q, candidate, at_other[0]):
+    if _picked(item.q, candidate, {chosen: at_chosen, other: at_other}) != chosen:
         return verdict("wrong_direction", f"picks {other!r} where the reference picks {chosen!r}")
-    if not at_chosen:
-        return verdict("wrong_direction", f"picks {other!r}")
     margin = re.search(r"\bby ([^()]+?)\)?\s*$", item.gold.answer)
     if margin and re.search(r"\bby how much\b", item.q, re.I):
         hits = vm.find_value(margin.group(1), candidate, question_precision(item.q), absolute=True)
@@ -346,11 +344,20 @@ def _mentions(option: str, rival: str, candidate: str) -> list[int]:
     return sorted(m.start() for w in own for m in re.finditer(rf"(?<![\w@]){re.escape(w)}(?![\w@])", candidate.lower()))
 
 
-def _inverted(question: str, candidate: str, other_at: int) -> bool:
-    """'B is lower than A' answers 'which is higher: A or B?' with A: the comparative says so."""
+def _picked(question: str, candidate: str, mentions: dict[str, list[int]]) -> str:
+    """The option the answer picks: the subject of its first comparative ('B is lower than A' picks A
+    for 'which is higher?'; 'of A and B, B has the higher ...' picks B), else the option named first."""
     asked = at.direction(question)
-    said = at.direction(candidate[other_at:other_at + 80])
-    return asked is not None and said is not None and asked != said
+    comparatives = sorted([(m.start(), "up") for m in at.UP.finditer(candidate)] +
+                          [(m.start(), "down") for m in at.DOWN.finditer(candidate)])
+    for position, said in comparatives:
+        before = {o: max([p for p in ps if p < position], default=-1) for o, ps in mentions.items()}
+        subject = max(before, key=before.get)
+        if before[subject] >= 0 and asked is not None:
+            others = [o for o in mentions if o != subject]
+            return subject if said == asked else others[0]
+    named = {o: ps[0] for o, ps in mentions.items() if ps}
+    return min(named, key=named.get)
 
 
 def _sentence(item: QAItem, candidate: str) -> Verdict:
