@@ -42,7 +42,8 @@ def register(subparsers) -> None:
     report.add_argument("--csv", choices=["5", "6", "7"], help="print this table's CSV instead")
     report.add_argument("--dir", help="reports folder (default: <home>/evaluation/reports)")
     report.set_defaults(func=_cmd_report)
-    from mmeb_assets.evaluation import score_cli, serve_cli
+    from mmeb_assets.evaluation import judge_cli, score_cli, serve_cli
 
     serve_cli.register(subparsers)
     score_cli.register(subparsers)
+    judge_cli.register(subparsers)

@@ -55,6 +55,8 @@ class Judgment(BaseModel):
     correct: bool
     reason: str
     judge: str
+    code: str = Field(default="", description="reason code of the deciding verdict (rules judge: correct_exact, "
+                                              "wrong_unit, hedge, superseded_value, ...)")
     rules_correct: bool | None = None
     llm_correct: bool | None = None
     llm_reason: str = ""
@@ -90,6 +92,7 @@ class JudgmentSet(BaseModel):
     model: str
     k: int
     judge: str = Field(description="'rules', or 'llm:<model>' when the LLM judge decided")
+    rules_version: str = Field(default="", description="the rule set behind every rules verdict (e.g. rules-strict-v2)")
     judgments: list[Judgment]
     accuracy: float = 0.0
     agreement: float | None = Field(default=None, description="rules vs LLM judge, when both ran")

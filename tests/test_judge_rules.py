@@ -1,0 +1,205 @@
+"""The strict rules judge: the hand-labelled set meets the target, every reason code fires where it
+should, and `mmeb judge` reads, validates and writes files as documented."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from mmeb_assets.cli import main
+from mmeb_assets.evaluation.judge import judge_rules
+from mmeb_assets.evaluation.judge_cases import load_cases, tally
+from mmeb_assets.qa.export import question_row
+from mmeb_assets.schema.qa import TASKS, Derivation, Gold, QAItem
+from test_evaluation_fixtures import PROV
+
+NEAR_MISSES = {"entity_substring", "entity_superset", "entity_lookalike", "precision", "unit", "scale", "direction",
+               "margin", "missing_component", "extra_component", "order", "hedge", "superseded", "false_abstention",
+               "answered_unanswerable"}
+
+
+def test_labelled_set_covers_every_task_and_near_miss():
+    cases = load_cases()
+    assert len(cases) >= 300
+    assert {c.item.task for c in cases} == set(TASKS)
+    kinds = Counter(c.kind for c in cases)
+    assert NEAR_MISSES <= set(kinds) and kinds["paraphrase"] >= 100
+    assert len({(c.item.q, c.candidate) for c in cases}) == len(cases)  # no duplicated case
+
+
+@pytest.mark.parametrize("name", ["judge_cases.yaml", "judge_cases_holdout.yaml"])
+def test_rules_judge_meets_the_target_on_the_labelled_set(name):
+    cases = load_cases(Path(__file__).parent / "data" / name)
+    verdicts = [judge_rules(c.item, c.candidate) for c in cases]
+    overall = tally(cases, [v.correct for v in verdicts])["all"]["all"]
+    assert overall.agree / overall.n >= 0.97, overall.row()
+    assert overall.false_accepts / overall.n <= 0.02, overall.row()
+    assert all(v.code and v.reason.startswith(v.code) for v in verdicts)
+
+
+def qa(q: str, task: str, answer: str, value: str | None, unit: str = "", status: str = "answerable",
+       **derivation) -> QAItem:
+    return QAItem(id="t1", project="demo", task=task, q=q, answer_status=status,
+                  gold=Gold(answer=answer, value=value, unit=unit), generator="rules:test", provenance=PROV,
+                  derivation=Derivation(**derivation) if derivation else None)
+
+
+SIZE = qa("What value did the team measure for the index size?", "extraction", "14.2 GB", "14.2", unit="GB")
+OWNER = qa("What is the owner of the checklist at the end of the week?", "temporal_conflict", "Lena Berg",
+           "Lena Berg", kind="version_latest", competing_values=["Bo Chen"])
+LATEST = qa("What is the sample at the end of the week?", "temporal_conflict", "3,500 queries", "3,500 queries",
+            kind="version_latest", competing_values=["5,000 queries"])
+TIME = qa("What is the training time?", "extraction", "12 h 30 min", "12 h 30 min")
+PAIR = qa("Which has the higher MRR: SPECTER or SciNCL, and by how much?", "comparison",
+          "SciNCL: 0.377 vs 0.351 (by 0.026)", "SciNCL", kind="rank", premise_values=["SPECTER", "SciNCL"])
+DIFF = qa("How much higher or lower is the latency of A than that of B?", "computation", "185 ms lower (45 vs 230)",
+          "-185", unit="ms", kind="difference")
+SEQ = qa("List the values the sample took during the week, in order.", "temporal_conflict",
+         "2,000 queries -> 5,000 queries -> 3,500 queries", "2,000 queries -> 5,000 queries -> 3,500 queries",
+         kind="version_sequence")
+WHO = qa("Who flagged it, and who posted the correction?", "attribution", "Bo Chen; Keiko Sato",
+         "Bo Chen; Keiko Sato", kind="author")
+CLAIM = qa("Do the records support the claim that it grew by at least 750?", "interpretation", "Yes: ...", "Yes",
+           kind="claim_check")
+UNS = qa("What is the nDCG@10 of run_09?", "unanswerable", "Not established.", None, status="unanswerable",
+         kind="absent_premise")
+DEADLINE = qa("What is the deadline at the end of the week?", "temporal_conflict", "Fri 12 Sep, 10:00",
+              "Fri 12 Sep, 10:00", kind="version_latest", competing_values=["Thu 11 Sep, 12:00"])
+
+
+@pytest.mark.parametrize("item,candidate,code", [
+    (SIZE, "14.2 GB", "correct_exact"),
+    (SIZE, "The index takes 14,200 megabytes.", "correct_match"),
+    (TIME, "750 minutes", "correct_match"),
+    (SIZE, "14.2 MB", "wrong_unit"),
+    (SIZE, "14 GB", "wrong_precision"),
+    (SIZE, "12.4 GB", "wrong_value"),
+    (OWNER, "Bo Chen", "superseded_value"),
+    (OWNER, "It was Lena Berg, then it moved to Bo Chen.", "superseded_value"),
+    (OWNER, "It moved from Bo Chen to Lena Berg.", "correct_match"),
+    (OWNER, "Lena", "entity_mismatch"),
+    (OWNER, "Lena Bergman", "entity_mismatch"),
+    (OWNER, "Lena Berg-Olsen", "entity_mismatch"),
+    (OWNER, "Lena Berg or Bo Chen", "hedge"),
+    (LATEST, "Either 3,500 or 5,000 queries.", "hedge"),
+    (OWNER, "Lena Berg and Tom Okafor", "extra_component"),
+    (OWNER, "The records do not say who owns it.", "false_abstention"),
+    (PAIR, "SciNCL, by 0.026", "correct_choice"),
+    (PAIR, "SPECTER is lower than SciNCL by 0.026.", "correct_choice"),
+    (PAIR, "SPECTER, by 0.026", "wrong_direction"),
+    (PAIR, "Between SPECTER and SciNCL, SciNCL has the higher MRR, by 0.026.", "correct_choice"),
+    (PAIR, "Of the two, SPECTER has the higher MRR, by 0.026.", "wrong_direction"),
+    (PAIR, "SciNCL, by 0.062", "wrong_margin"),
+    (PAIR, "SciNCL is higher.", "missing_component"),
+    (DIFF, "185 ms higher", "wrong_direction"),
+    (DIFF, "0.185 s lower", "correct_match"),
+    (SEQ, "2,000, then 5,000, then 3,500 queries", "correct_sequence"),
+    (SEQ, "2,000 -> 3,500 -> 5,000 queries", "wrong_order"),
+    (SEQ, "2,000 queries, then 3,500 queries", "missing_component"),
+    (SEQ, "2,000 -> 5,000 -> 4,000 -> 3,500 queries", "extra_component"),
+    (WHO, "Bo Chen flagged it and Keiko Sato corrected it.", "correct_list"),
+    (WHO, "Bo Chen flagged it.", "missing_component"),
+    (WHO, "Bo Chen flagged it; Keiko Sato and Tom Okafor corrected it.", "extra_component"),
+    (CLAIM, "Yes, it grew by 1,500.", "correct_verdict"),
+    (CLAIM, "No.", "wrong_verdict"),
+    (CLAIM, "Yes and no.", "hedge"),
+    (CLAIM, "It grew a lot.", "no_verdict"),
+    (UNS, "The records do not mention run_09.", "correct_abstention"),
+    (UNS, "0.405", "answered_unanswerable"),
+    (UNS, "Not stated, but probably 0.41.", "answered_unanswerable"),
+    (DEADLINE, "Friday, September 12 at 10am", "correct_match"),
+    (DEADLINE, "Thu 11 Sep, 12:00", "superseded_value"),
+    (DEADLINE, "Friday 12 September", "wrong_precision"),
+    (SIZE, "", "no_answer"),
+])
+def test_each_reason_code(item, candidate, code):
+    found = judge_rules(item, candidate)
+    assert found.code == code, found.reason
+    assert found.correct is code.startswith("correct")
+
+
+def write_jsonl(path, rows):
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in rows), encoding="utf-8")
+
+
+@pytest.fixture()
+def files(tmp_path):
+    items = [qa("What is the index size?", "extraction", "14.2 GB", "14.2", unit="GB").model_copy(update={"id": "a"}),
+             OWNER.model_copy(update={"id": "b"}), UNS.model_copy(update={"id": "c"})]
+    write_jsonl(tmp_path / "q.jsonl", [question_row(i) for i in items])
+    return tmp_path
+
+
+def run_judge(folder, *extra):
+    return main(["judge", "--questions", str(folder / "q.jsonl"), "--answers", str(folder / "a.jsonl"),
+                 "--out", str(folder / "v.jsonl"), *extra])
+
+
+def test_mmeb_judge_writes_one_verdict_per_question_and_lists_missing_answers(files, capsys):
+    write_jsonl(files / "a.jsonl", [{"id": "a", "answer": "14.2 gigabytes"}, {"id": "b", "answer": "Bo Chen"}])
+    assert run_judge(files) == 0
+    rows = [json.loads(line) for line in (files / "v.jsonl").read_text().splitlines()]
+    assert [(r["id"], r["correct"], r["code"]) for r in rows] == [
+        ("a", True, "correct_match"), ("b", False, "superseded_value"), ("c", False, "no_answer")]
+    assert all({"id", "correct", "reason"} <= set(r) and r["judge"] == "rules" for r in rows)
+    out = capsys.readouterr()
+    assert "1 question(s) had no answer" in out.err and "c" in out.err.split(":")[-1]
+    assert "1 correct" in out.out
+
+
+@pytest.mark.parametrize("answers,where", [
+    ([{"id": "a", "answer": "x"}, {"id": "zz", "answer": "y"}], "a.jsonl:2: field 'id': unknown question id 'zz'"),
+    ([{"id": "a", "answer": "x"}, "{not json"], "a.jsonl:2: field '-': not valid JSON"),
+    ([{"id": "a"}], "a.jsonl:1: field 'answer': missing or not a string"),
+    ([{"answer": "x"}], "a.jsonl:1: field 'id': missing or not a string"),
+])
+def test_mmeb_judge_stops_on_bad_answers_with_file_line_and_field(files, capsys, answers, where):
+    write_jsonl(files / "a.jsonl", answers)
+    assert run_judge(files) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and where in err
+    assert not (files / "v.jsonl").exists()
+
+
+def test_mmeb_judge_stops_on_a_malformed_question_row(files, capsys):
+    rows = (files / "q.jsonl").read_text().splitlines()
+    broken = json.loads(rows[1])
+    broken["task"] = "guessing"
+    write_jsonl(files / "q.jsonl", [rows[0], json.dumps(broken)])
+    write_jsonl(files / "a.jsonl", [{"id": "a", "answer": "x"}])
+    assert run_judge(files) == 2
+    err = capsys.readouterr().err.strip()
+    assert "q.jsonl:2: field 'task'" in err and len(err.splitlines()) == 1
+
+
+def test_mmeb_judge_with_a_registry_model_uses_the_llm_judge(files, capsys, monkeypatch, tmp_path):
+    from openai_test_server import OpenAITestServer
+
+    def grader(payload):
+        fields = json.loads(payload["messages"][1]["content"])
+        return json.dumps({"correct": "gigabytes" in fields["candidate_answer"], "reason": "compared"})
+
+    write_jsonl(files / "a.jsonl", [{"id": "a", "answer": "14.2 gigabytes"}, {"id": "b", "answer": "Bo Chen"}])
+    monkeypatch.setenv("MMEB_HOME", str(tmp_path / "home"))
+    with OpenAITestServer(grader) as server:
+        monkeypatch.setenv("MMEB_GPT56_LUNA_URL", server.base_url)
+        assert run_judge(files, "--judge", "gpt-5.6-luna") == 0
+        asked = len(server.requests)
+    rows = {r["id"]: r for r in map(json.loads, (files / "v.jsonl").read_text().splitlines())}
+    assert asked == 2 and rows["a"]["correct"] and not rows["b"]["correct"]
+    assert rows["a"]["judge"] == "llm:gpt-5.6-luna" and rows["c"]["code"] == "no_answer"
+    assert run_judge(files, "--judge", "no-such-model") == 2
+    assert "no-such-model" in capsys.readouterr().err
+
+
+def test_mmeb_judge_reads_the_flat_export_layout(tmp_path):
+    from mmeb_assets.qa.export import flat_row
+
+    items = [OWNER.model_copy(update={"id": "b"}), SIZE.model_copy(update={"id": "a"})]
+    write_jsonl(tmp_path / "q.jsonl", [flat_row(i) for i in items])
+    write_jsonl(tmp_path / "a.jsonl", [{"id": "a", "answer": "14,200 MB"}, {"id": "b", "answer": "Bo Chen"}])
+    assert run_judge(tmp_path) == 0
+    rows = [json.loads(line) for line in (tmp_path / "v.jsonl").read_text().splitlines()]
+    assert [(r["id"], r["code"]) for r in rows] == [("b", "superseded_value"), ("a", "correct_match")]
