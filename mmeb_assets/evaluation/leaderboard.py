@@ -42,9 +42,12 @@ def describe(runs: list[Run], missing: list[str]) -> tuple[dict[str, int], dict[
                  for r in runs if r.judgments.agreement is not None}
     notes = []
     judges = sorted({r.judgments.judge for r in runs})
-    notes.append("Judge: " + ", ".join(judges) + (" (deterministic: numbers at the question's precision, "
-                                                   "normalized entities, abstention for unanswerable items)"
-                                                   if judges == ["rules"] else ""))
+    versions = sorted({r.judgments.rules_version for r in runs if r.judgments.rules_version})
+    notes.append("Judge: " + ", ".join(judges) + (f"; rules verdicts by {', '.join(versions)}" if versions else "") +
+                 (" (strict rules judge: whole-name entities, numbers at the stated precision, units converted, "
+                  "direction, every list component, no hedges or superseded values, abstention only on "
+                  "unanswerable questions; agreement with people measured by bench/bench_judge.py)"
+                  if judges == ["rules"] else ""))
     if agreement:
         notes.append("Agreement of the LLM judge with the deterministic judge: " +
                      ", ".join(f"{key} {value:.1f}%" for key, value in sorted(agreement.items())))
