@@ -78,8 +78,18 @@ class Services:
                 pass
 
     def stop_all(self) -> None:
-        for name in reversed(list(self.procs)):
-            self.kill(name, signal.SIGTERM, wait_s=20)
+        """SIGTERM to every group at once (newest first), a short grace, then SIGKILL to what is left."""
+        names = list(reversed(list(self.procs)))
+        for name in names:
+            try:
+                os.killpg(self.procs[name].pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(self.procs[n].poll() is None for n in names):
+            time.sleep(0.2)
+        for name in names:
+            self.kill(name, signal.SIGKILL)
 
     # --- the two stores ---------------------------------------------------------------------------
     def start_postgres(self, port: int) -> str:

@@ -129,13 +129,19 @@ def test_celery_configs_validate_and_the_worker_acks_late_like_the_executor(tmp_
     for name, value in PG_ENV.items():
         monkeypatch.setenv(name, value)
     monkeypatch.delenv(executors.VISIBILITY_ENV, raising=False)
+    monkeypatch.delenv(executors.RESTORE_INTERVAL_ENV, raising=False)
     config = _instance_config(tmp_path, DEPLOY / "celery" / "dagster.yaml")
     _validated(QueuedRunCoordinator.config_type(), config["run_coordinator"]["config"])
     storage = _validated(DagsterPostgresStorage.config_type(), config["storage"]["postgres"])
     assert storage["postgres_url"].startswith("postgresql+psycopg2://")
     assert config["run_monitoring"]["enabled"]
-    worker = yaml.safe_load((DEPLOY / "celery" / "celery.yaml").read_text())
+    worker_file = DEPLOY / "celery" / "worker.yaml"
+    worker = yaml.safe_load(worker_file.read_text())["execution"]["config"]
     assert worker == executors.celery_executor_config()
+    from dagster_celery.cli import get_validated_config  # what `dagster-celery worker start -y` reads
+
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path))
+    assert get_validated_config(str(worker_file))["config_source"]["task_acks_late"] is True
     resolved = _validated(dg.Shape(CELERY_CONFIG), worker)
     assert resolved["broker"] == PG_ENV["CELERY_BROKER_URL"]
     settings = resolved["config_source"]

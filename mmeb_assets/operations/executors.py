@@ -22,6 +22,8 @@ EXECUTOR_ENV = "MMEB_EXECUTOR"
 EXECUTORS = ("in_process", "multiprocess", "celery", "k8s")
 VISIBILITY_ENV = "MMEB_CELERY_VISIBILITY_S"
 DEFAULT_VISIBILITY_S = 3600
+RESTORE_INTERVAL_ENV = "MMEB_CELERY_RESTORE_INTERVAL_S"
+DEFAULT_RESTORE_INTERVAL_S = 10
 
 
 def executor_name(value: str | None = None) -> str | None:
@@ -35,7 +37,7 @@ def executor_name(value: str | None = None) -> str | None:
     return value
 
 
-def celery_app_settings(visibility_s: int | None = None) -> dict:
+def celery_app_settings(visibility_s: int | None = None, restore_interval_s: int | None = None) -> dict:
     """Celery settings that make a killed worker lose nothing: a step's task is acknowledged only
     when it ends (`task_acks_late`), a task whose pool process dies is requeued at once
     (`task_reject_on_worker_lost`), a worker reserves one task at a time, and a task left unacked
@@ -43,18 +45,21 @@ def celery_app_settings(visibility_s: int | None = None) -> dict:
     that timeout must exceed the longest step, or a running step would be handed out twice."""
     if visibility_s is None:
         visibility_s = int(os.environ.get(VISIBILITY_ENV, DEFAULT_VISIBILITY_S))
+    if restore_interval_s is None:
+        restore_interval_s = int(os.environ.get(RESTORE_INTERVAL_ENV, DEFAULT_RESTORE_INTERVAL_S))
     return {
         "task_acks_late": True,
         "task_reject_on_worker_lost": True,
         "worker_prefetch_multiplier": 1,
         "broker_connection_retry_on_startup": True,
-        "broker_transport_options": {"visibility_timeout": visibility_s},
+        "broker_transport_options": {"visibility_timeout": visibility_s,
+                                     "unacked_restore_interval": restore_interval_s},
         "result_backend_transport_options": {"visibility_timeout": visibility_s},
     }
 
 
 def celery_executor_config() -> dict:
-    """The executor's config, the same as the worker's `-y` file (`deploy/celery/celery.yaml`)."""
+    """The executor's config, the same as the worker's `-y` file (`deploy/celery/worker.yaml`)."""
     return {
         "broker": {"env": "CELERY_BROKER_URL"},
         "backend": {"env": "CELERY_RESULT_BACKEND"},
