@@ -47,6 +47,9 @@ def _build(args: argparse.Namespace, partitions=None, selection=None, force: boo
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
+    if args.resume and args.force:
+        print("mmeb build: --resume and --force contradict each other (resume skips what --force rebuilds)")
+        return 2
     code = _build(args, args.partition or None, args.select or None, args.force)
     return 0 if args.keep_going else code
 
