@@ -17,15 +17,15 @@ def test_backend_is_chosen_by_config_or_environment(monkeypatch):
     monkeypatch.delenv("MMEB_EMBED_BACKEND", raising=False)
     assert type(make_embedder("minilm", {"kind": "minilm"})) is MiniLMEmbedder
     assert isinstance(make_embedder("minilm", {"kind": "minilm", "backend": "onnx"}), MiniLMOnnxEmbedder)
-    monkeypatch.setenv("MMEB_EMBED_BACKEND", "onnx-int8")
+    monkeypatch.setenv("MMEB_EMBED_BACKEND", "onnx")
     chosen = make_embedder("minilm", {"kind": "minilm"})
-    assert isinstance(chosen, MiniLMOnnxEmbedder) and chosen.int8
+    assert isinstance(chosen, MiniLMOnnxEmbedder) and not chosen.int8
     with pytest.raises(ValueError, match="MMEB_EMBED_BACKEND"):
-        minilm_for_backend("onnx-fp8")
+        minilm_for_backend("onnx-int8")  # measured, not offered: Recall@10 moved by more than 0.5 points
 
 
 def test_each_backend_caches_under_its_own_key():
-    keys = {minilm_for_backend(b).model_key() for b in ("torch", "onnx", "onnx-int8")}
+    keys = {minilm_for_backend(b).model_key() for b in ("torch", "onnx")} | {MiniLMOnnxEmbedder(int8=True).model_key()}
     assert len(keys) == 3
 
 
