@@ -118,7 +118,8 @@ def worker_steps(watch: StepWatch) -> list[str]:
                         "event like %s", ("%in celery worker%",))
     steps = []
     for (event,) in rows:
-        found = re.search(r"Executing steps (.+?) in celery worker", json.loads(event).get("user_message", ""))
+        message = (json.loads(event).get("dagster_event") or {}).get("message", "")
+        found = re.search(r"Executing steps (.+?) in celery worker", message)
         if found:
             steps += [s.strip() for s in found.group(1).split(",")]
     return steps
