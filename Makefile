@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE = 1
 export TRANSFORMERS_OFFLINE = 1
 export TOKENIZERS_PARALLELISM = false
 
-.PHONY: install demo test ui bench clean vllm
+.PHONY: install demo test ui bench clean vllm distributed-check
 
 PIP    := $(PY) -m pip install -q --disable-pip-version-check
 
@@ -40,6 +40,23 @@ ui: install
 # PORT=N (default 8000); GPU=1 installs vllm (CUDA) instead.
 vllm: install
 	@$(VENV)/bin/mmeb serve $(if $(PORT),--port $(PORT)) $(if $(GPU),--gpu)
+
+# The distributed path for real (docs/scale_out.md): Postgres and Redis in a temp folder, a Celery
+# worker and the daemon, one demo seed plus the aggregates built on the worker, the worker SIGKILLed
+# mid-`records` and mid-`lance_index`, outputs compared with an in-process build; one summary line.
+# Installs what it needs: the [celery] extra (if its modules are missing), redis-server and PostgreSQL
+# from Debian (if absent; needs root). Bounded: DEADLINE seconds in all (default 3000).
+distributed-check: install
+	@$(PY) -c "import dagster_celery, dagster_postgres, redis, psycopg2" 2>/dev/null || \
+	  { echo "Installing mmeb[celery] into $(VENV)"; $(PIP) -e '.[celery]' >> $(VENV)/install.log 2>&1 || \
+	    { tail -n 20 $(VENV)/install.log; exit 1; }; }
+	@command -v redis-server >/dev/null || { echo "Installing redis-server (apt-get)"; \
+	  (apt-get update -q && apt-get install -y -q redis-server) > /tmp/mmeb-apt.log 2>&1 || \
+	  { tail -n 5 /tmp/mmeb-apt.log; exit 1; }; }
+	@command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+	  { echo "Installing postgresql (apt-get)"; (apt-get update -q && apt-get install -y -q postgresql) \
+	  > /tmp/mmeb-apt.log 2>&1 || { tail -n 5 /tmp/mmeb-apt.log; exit 1; }; }
+	$(PY) tests/distributed_check.py $(if $(DEADLINE),--deadline $(DEADLINE))
 
 bench: install
 	for f in bench/bench_*.py; do $(PY) $$f || exit 1; done

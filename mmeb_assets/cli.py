@@ -19,6 +19,8 @@ def _choose_manifest_and_home(args: argparse.Namespace) -> None:
     """Choose the manifest and data home before the Definitions (and their partitions) load."""
     if getattr(args, "manifest", None):
         os.environ["MMEB_MANIFEST"] = str(Path(args.manifest).resolve()) if Path(args.manifest).exists() else args.manifest
+    if getattr(args, "executor", None):  # before the Definitions load: they read it (operations/executors.py)
+        os.environ["MMEB_EXECUTOR"] = args.executor
     if getattr(args, "home", None):
         os.environ["MMEB_HOME"] = str(Path(args.home).resolve())
 
@@ -56,12 +58,15 @@ def _build(args: argparse.Namespace, partitions=None, selection=None, force: boo
     from mmeb_resources.storage import default_home
 
     report = build_all(partitions=partitions, selection=selection, force=force, workers=args.workers,
-                       verbose=args.verbose)
+                       verbose=args.verbose, launch=bool(getattr(args, "executor", None)))
     print("\n".join(closing_lines(report, default_home())))
     return 0 if report.ok else 1
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
+    if args.resume and args.force:
+        print("mmeb build: --resume and --force contradict each other (resume skips what --force rebuilds)")
+        return 2
     code = _build(args, args.partition or None, args.select or None, args.force)
     return 0 if args.keep_going else code
 
@@ -75,6 +80,10 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
                         help="runs at once (processes); default: the machine's cores")
     parser.add_argument("--verbose", action="store_true",
                         help="Dagster's full event log on the terminal (else it goes to $MMEB_HOME/logs/)")
+    parser.add_argument("--executor", choices=["celery", "k8s", "multiprocess", "in_process"], default=None,
+                        help="launch each run through $DAGSTER_HOME's run coordinator and launcher, its steps on "
+                             "this executor (sets MMEB_EXECUTOR; docs/scale_out.md), and wait; default: run in "
+                             "this process")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -93,6 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--keep-going", action="store_true", help="exit 0 even if some partitions failed")
     build.add_argument("--force", action="store_true", help="rematerialize even what is up to date (default: resume, "
                        "skipping asset partitions that are fresh, see mmeb_assets/operations/resume.py)")
+    build.add_argument("--resume", action="store_true", help="the default, said out loud: rerun after a failure or "
+                       "a lost worker and only what did not finish runs again")
     _add_run_options(build)
     build.set_defaults(func=_cmd_build)
 

@@ -282,6 +282,11 @@ def make_embedder(name: str, spec: dict, *, cache_path: str = "") -> EmbedderRes
     kind = spec.get("kind")
     common = {"name": name, "batch_size": int(spec.get("batch_size", 32)), "cache_path": cache_path}
     if kind == "minilm":
+        backend = os.environ.get("MMEB_EMBED_BACKEND") or str(spec.get("backend") or "torch")
+        if backend != "torch":  # ONNX Runtime (embedder_onnx.py): exported once from the same weights
+            from mmeb_resources.embedder_onnx import minilm_for_backend
+
+            return minilm_for_backend(backend, model_path=str(spec.get("model") or ""), **common)
         return MiniLMEmbedder(model_path=str(spec.get("model") or ""), **common)
     if kind == "qwen3_vl":
         model = os.environ.get(spec.get("path_env") or "", "") or str(spec.get("model") or "")

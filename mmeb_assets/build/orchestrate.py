@@ -107,17 +107,32 @@ def _stop_line(tasks: list[RunTask], outcomes: list[RunOutcome], rest: list[list
     return f"{what}: skipped {_names(tuple(skipped), 6)}"
 
 
+def _runner(launch: bool, n_workers: int, console: Console, build_id: str, instance, definitions):
+    if launch:
+        from mmeb_assets.build.remote import RemoteRunner
+
+        return RemoteRunner(console, build_id, definitions, instance or DagsterInstance.get(), n_workers)
+    if n_workers > 1:
+        return PoolRunner(n_workers, console, build_id)
+    return InlineRunner(console, build_id, instance, definitions)
+
+
 def build_all(partitions: list[str] | None = None, selection: list[str] | None = None,
               instance: DagsterInstance | None = None, log: Callable[[str], None] | None = None,
               workers: int | None = None, verbose: bool = False, force: bool = False,
-              definitions: dg.Definitions | None = None) -> BuildReport:
+              definitions: dg.Definitions | None = None, launch: bool = False) -> BuildReport:
     """Materialize every phase; `workers` processes run a phase's partitions at once (default: the
     cores). A given `instance` (an ephemeral one in tests) runs everything in this process. Asset
     partitions that are up to date are skipped (resume after a kill); `force` rebuilds them.
-    `definitions` other than the project's (tests) run in this process too."""
+    `definitions` other than the project's (tests) run in this process too. `launch` submits each
+    run to the instance's run coordinator instead (`remote.py`: the executor of `MMEB_EXECUTOR`
+    runs the steps) and follows `workers` runs at once (default 16)."""
     from mmeb_resources.storage import default_home
 
-    n_workers = 1 if instance is not None or definitions is not None else max(1, workers or default_workers())
+    if launch:
+        n_workers = max(1, workers or 16)
+    else:
+        n_workers = 1 if instance is not None or definitions is not None else max(1, workers or default_workers())
     log_path = new_log_path(default_home())
     build_id = uuid.uuid4().hex[:12]
     report = BuildReport(workers=n_workers, log_file=str(log_path))
@@ -130,8 +145,7 @@ def build_all(partitions: list[str] | None = None, selection: list[str] | None =
         phases = plan_tasks(definitions, partitions, selection, instance or DagsterInstance.get(), force,
                             default_workers(), n_workers)
         report.seeds = _seed_keys(phases, own_graph)
-        runner = PoolRunner(n_workers, console, build_id) if n_workers > 1 else \
-            InlineRunner(console, build_id, instance, definitions)
+        runner = _runner(launch, n_workers, console, build_id, instance, definitions)
         announced = False
         try:
             for number, tasks in enumerate(phases, start=1):

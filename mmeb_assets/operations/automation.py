@@ -2,7 +2,11 @@
 
 They are derived from the assembled asset list (by partitioning), so adding a stage asset needs no
 edit here: the seed pipeline job is every asset partitioned by seed, the evaluation job every asset
-partitioned by model x k.
+partitioned by model x k, the retriever job every asset partitioned by retriever, the aggregates job
+every unpartitioned asset; so every asset belongs to a job, and a whole build can be launched as runs
+of these four on whatever executor the deployment sets (`executors.py`). Jobs whose steps may load a
+model on a GPU (answering, judging, the VL retrievers) carry the `mmeb/gpu` tag that the queued
+coordinator's concurrency limit keys on (`deploy/k8s/dagster.yaml`).
 """
 from __future__ import annotations
 
@@ -18,6 +22,9 @@ from mmeb_assets.provenance import file_hash
 
 SEED_JOB = "seed_pipeline"
 EVAL_JOB = "evaluation_grid"
+RETRIEVER_JOB = "retriever_grid"
+AGGREGATES_JOB = "aggregates"
+GPU_TAG = "mmeb/gpu"
 
 
 def _keys_with(assets: list[dg.AssetsDefinition], predicate) -> list[AssetKey]:
@@ -30,6 +37,42 @@ def seed_asset_keys(assets) -> list[AssetKey]:
 
 def eval_asset_keys(assets) -> list[AssetKey]:
     return _keys_with(assets, lambda p: isinstance(p, dg.MultiPartitionsDefinition))
+
+
+def retriever_asset_keys(assets) -> list[AssetKey]:
+    from mmeb_assets.partitions import retriever_partitions_def
+
+    return _keys_with(assets, lambda p: p is not None and p == retriever_partitions_def)
+
+
+def aggregate_asset_keys(assets) -> list[AssetKey]:
+    return _keys_with(assets, lambda p: p is None)
+
+
+def job_name_for(partitions_def) -> str:
+    """The job whose runs build the assets of one partitioning (a phase of `mmeb build`)."""
+    from mmeb_assets.partitions import retriever_partitions_def
+
+    if partitions_def is None:
+        return AGGREGATES_JOB
+    if isinstance(partitions_def, dg.MultiPartitionsDefinition):
+        return EVAL_JOB
+    return RETRIEVER_JOB if partitions_def == retriever_partitions_def else SEED_JOB
+
+
+def _plain_jobs(assets) -> list:
+    """The retriever and aggregates jobs: no schedule of their own (`mmeb build` or a backfill runs them)."""
+    jobs = []
+    retriever_keys, aggregate_keys = retriever_asset_keys(assets), aggregate_asset_keys(assets)
+    if retriever_keys:
+        jobs.append(dg.define_asset_job(RETRIEVER_JOB, selection=dg.AssetSelection.assets(*retriever_keys),
+                                        tags={GPU_TAG: "1"},
+                                        description="Retrievals and recall, one retriever per run."))
+    if aggregate_keys:
+        jobs.append(dg.define_asset_job(AGGREGATES_JOB, selection=dg.AssetSelection.assets(*aggregate_keys),
+                                        description="The unpartitioned aggregates: corpus, benchmark, "
+                                                    "reports, lineage."))
+    return jobs
 
 
 def stale_or_missing_partitions(instance: dg.DagsterInstance, keys: list[AssetKey],
@@ -68,9 +111,11 @@ def build_automation(assets: list[dg.AssetsDefinition]) -> dg.Definitions:
     if eval_keys:
         eval_pdef = next(a.partitions_def for a in assets if set(a.keys) & set(eval_keys))
         eval_job = dg.define_asset_job(EVAL_JOB, selection=dg.AssetSelection.assets(*eval_keys),
+                                       tags={GPU_TAG: "1"},
                                        description="Answers and judgments, one model x k cell per run.")
         jobs.append(eval_job)
         schedules.append(_new_model_schedule(eval_job, eval_keys, eval_pdef))
+    jobs += _plain_jobs(assets)
     return dg.Definitions(jobs=jobs, schedules=schedules, sensors=sensors)
 
 
