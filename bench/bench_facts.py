@@ -81,8 +81,9 @@ def content_words(*texts: str) -> set[str]:
     return words
 
 
-def consistent(label: dict, fact) -> bool:
-    return bool(content_words(label["measure"], label.get("subject", "")) & content_words(fact.measure, fact.subject))
+def overlap(label: dict, fact) -> int:
+    """Content words the labelled measure and subject share with the extracted ones (0: inconsistent)."""
+    return len(content_words(label["measure"], label.get("subject", "")) & content_words(fact.measure, fact.subject))
 
 
 @dataclass
@@ -102,17 +103,17 @@ class SeedScore:
 def score_seed(labels: Labelled, facts) -> SeedScore:
     in_scope = [f for f in facts if f.page in labels.scope
                 and not any(i["page"] == f.page and same_value(i["value"], f.value) for i in labels.ignore)]
+    pairs = sorted(((overlap(lab, fact), i, j) for j, fact in enumerate(in_scope) for i, lab in enumerate(labels.facts)
+                    if lab["page"] == fact.page and same_value(lab["value"], fact.value) and overlap(lab, fact)),
+                   key=lambda t: (-t[0], t[1], t[2]))
     used: set[int] = set()
-    matched_extracted = 0
-    false_positives = []
-    for fact in in_scope:
-        hit = next((i for i, lab in enumerate(labels.facts) if i not in used and lab["page"] == fact.page
-                    and same_value(lab["value"], fact.value) and consistent(lab, fact)), None)
-        if hit is None:
-            false_positives.append(fact)
-        else:
-            used.add(hit)
-            matched_extracted += 1
+    taken: set[int] = set()
+    for _score, i, j in pairs:  # the most consistent pairs first; each fact matches at most once
+        if i not in used and j not in taken:
+            used.add(i)
+            taken.add(j)
+    matched_extracted = len(taken)
+    false_positives = [f for j, f in enumerate(in_scope) if j not in taken]
     leaked: dict[str, tuple[int, int]] = {}
     for non in labels.non_facts:
         hit = any(f.page == non["page"] and same_value(non["value"], f.value) for f in facts)

@@ -26,7 +26,7 @@ FUNCTION = {"of", "to", "a", "an", "the", "is", "are", "was", "were", "by", "at"
             "required", "requires", "stood", "remains", "remained", "exceeded", "exceeds", "averaged", "averages",
             "ranged", "ranges", "took", "takes", "take", "can", "could", "may", "might", "will", "would", "should",
             "must", "do", "does", "did", "got", "get", "gets", "sometimes", "later", "earlier", "again", "now",
-            "currently", "respectively", "overall", "approx", "almost", "just", "roughly", "exactly", "estimated",
+            "currently", "respectively", "mean", "means", "meaning", "see", "e.g", "i.e", "overall", "approx", "almost", "just", "roughly", "exactly", "estimated",
             "we", "us", "you", "your", "i", "my", "one", "two", "three", "four", "five", "six", "seven", "eight",
             "nine", "ten", "same", "new", "out", "off", "via", "like", "what", "how", "why", "very"}
 SCALE_WORDS = {"thousand": "thousand", "million": "million", "billion": "billion", "trillion": "trillion",
@@ -78,7 +78,7 @@ def _clean(words: list[str]) -> list[str]:
     return words
 
 
-def _words_after(text: str, limit: int) -> list[str]:
+def _words_after(text: str, limit: int, clause: bool = False) -> list[str]:
     """Up to `limit` words of a noun phrase at the start of `text` (to a boundary, digit or clause)."""
     stop = BOUNDARY.search(text)
     text = text[:stop.start()] if stop else text
@@ -92,7 +92,7 @@ def _words_after(text: str, limit: int) -> list[str]:
                    "is", "are", "has", "have", "had", "will", "would", "could", "can", "may", "to", "from", "in",
                    "on", "at", "by", "with", "for", "since", "during"} and out:
             break
-        if out and "-" not in low and re.search(r"(ed|ing)$", low) and low not in {"training", "funding", "spending", "learning",
+        if out and not clause and "-" not in low and re.search(r"(ed|ing)$", low) and low not in {"training", "funding", "spending", "learning",
                                                                  "processing", "reporting", "rating", "ranking",
                                                                  "setting", "testing", "screening"}:
             break
@@ -110,10 +110,14 @@ def _words_before(text: str, limit: int) -> list[str]:
     while tokens and (tokens[-1].lower().strip(".,") in FUNCTION or tokens[-1] in CURRENCY):
         tokens.pop()
     out: list[str] = []
-    for token in reversed(tokens):
+    for k in range(len(tokens) - 1, -1, -1):
+        token = tokens[k]
         word = token.strip(".,;:!?’'")
         low = word.lower()
-        if re.search(r"\d", token) or low in FUNCTION or low in UNIT_WORDS or len(out) == limit or not word:
+        joins = (low in {"of", "on", "for", "in", "per"} and out and k > 0 and not re.search(r"\d", tokens[k - 1])
+                 and tokens[k - 1].lower().strip(".,;:") not in FUNCTION)
+        if (re.search(r"\d", token) or (low in FUNCTION and not joins) or low in UNIT_WORDS or len(out) == limit
+                or not word):
             break
         out.insert(0, word)
     if len(out) == 1 and re.search(r"(ed|ing)$", out[0]) and "-" not in out[0]:
@@ -146,7 +150,7 @@ def measure_of(sentence: str, start: int, end: int, previous: Measure | None = N
     words: list[str] = []
     of_match = re.match(r"^\s*of\s+(?:the\s+|all\s+|its\s+|their\s+)?", after)
     if unit == "%" and of_match:
-        words = _words_after(after[of_match.end():], 10)
+        words = _words_after(after[of_match.end():], 10, clause=True)
     if not words and not unit:
         words = _words_after(after, 6)
         if words:
@@ -157,7 +161,8 @@ def measure_of(sentence: str, start: int, end: int, previous: Measure | None = N
         words = _words_before(sentence[:start], 6)
     if not words and previous is not None and re.search(r"\b(?:to|and|or)\s+(?:about\s+|nearly\s+)?[$€£]?$",
                                                         sentence[:start]):
-        return Measure(previous.name, unit or previous.unit, scale, previous.subject, after_end)
+        return Measure(previous.name, unit or previous.unit, scale,
+                       subject_of(sentence, start, end, previous.name), after_end)
     if not words:
         return None
     name = " ".join(words)

@@ -45,6 +45,10 @@ def _token_around(sentence: str, start: int, end: int) -> str:
     return left + sentence[start:end] + right
 
 
+def unit_follows(after: str) -> bool:
+    return bool(re.match(r"^\s?(?:%|percent|per cent|points?|million|billion|thousand)\b|^%", after))
+
+
 def identifier_reason(sentence: str, start: int, end: int) -> bool:
     before, after = sentence[:start], sentence[end:]
     token = _token_around(sentence, start, end)
@@ -52,11 +56,14 @@ def identifier_reason(sentence: str, start: int, end: int) -> bool:
         return True
     if IDENTIFIER_BEFORE.search(before) or IDENTIFIER_AFTER.match(after) or STREET_AFTER.match(after):
         return True
-    if re.search(r"\d[-–]\s?$", before) and not re.search(r"\bto\s*$", before):
-        return True  # the second part of '103-62', '20899-8900'
+    if re.search(r"[\dA-Za-z][-–]\s?$", before) and not re.search(r"\bto\s*$", before):
+        return True  # the second part of '103-62', '20899-8900', 'GV- 1.1'
     value = sentence[start:end]
     if re.fullmatch(r"\d{5,}", value) and not YEAR.match(value):
         return True  # counts this large print thousands separators; bare long digit runs are ids and codes
+    if (re.search(r"(?<=[a-z,;]\s)[A-Z][A-Za-z]+\s$", before) and not unit_follows(after)
+            and re.match(r"^(?:\s*[).,;:]|\s*$|\s[A-Z(“\"])", after)):
+        return True  # a name and its number: 'ISO GUIDE 73', 'Publication 1270', 'Section 347'
     window = sentence[max(0, start - 6):end + 10]
     if PHONE.search(window):
         return True
@@ -69,6 +76,8 @@ def numbering_reason(sentence: str, start: int, end: int) -> bool:
         return True
     if before.endswith("(") and after.startswith(")"):
         return True  # '(1)' enumerations
+    if after.startswith(")") and re.fullmatch(r"\d{1,2}", sentence[start:end]) and "=" not in before[-5:]:
+        return True  # '1) the negative impact ...'
     if not before.strip() and re.match(r"^(?:\.|\))?\s*$|^(?:\.|\))\s+\S|^\s+[A-Z]", after):
         return True  # a list item, a section heading or a footnote marker at the start
     if re.search(r"[.!?”\"’]\s$", before) and re.match(r"^\s+[A-Z“\"]", after) and "." not in sentence[start:end]:
@@ -106,10 +115,10 @@ def reason_for(sentence: str, start: int, end: int, unit: str = "") -> str | Non
         return "no_measure"  # '21st century'
     if citation_reason(sentence, start, end):
         return "citation"
-    if identifier_reason(sentence, start, end):
-        return "identifier"
     if date_reason(sentence, start, end, unit):
         return "date"
+    if identifier_reason(sentence, start, end):
+        return "identifier"
     if numbering_reason(sentence, start, end):
         return "numbering"
     return None

@@ -50,6 +50,20 @@ def running_blocks(document: SourceDocument) -> set[tuple[int, int]]:
             if len(pages_of[shape]) >= 3 or re.fullmatch(r"(?:Page\s)?[#ivxlc]+|[A-Za-z ]{0,30}#", shape.strip(), re.I)}
 
 
+def contents_pages(document: SourceDocument) -> set[int]:
+    """Pages of a table of contents (or list of figures): 'Contents' near the top and five or more lines
+    ending in a bare page number, or three or more dotted leaders."""
+    pages = set()
+    for page in document.pages:
+        lines = [line.strip() for line in page.text.splitlines() if line.strip()]
+        ending = sum(1 for line in lines if re.fullmatch(r"(?:.*\D\s)?\d{1,3}", line))
+        leaders = sum(1 for line in lines if re.search(r"\.{4,}|(?:\.\s){4,}", line))
+        head = " ".join(lines[:12]).lower()
+        if leaders >= 3 or (ending >= 5 and "contents" in head):
+            pages.add(page.page)
+    return pages
+
+
 def _toc_or_list(text: str) -> bool:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if re.search(r"\.{4,}|(?:\.\s){4,}", text):
@@ -95,6 +109,7 @@ def _number_facts(sentence: str, page: int, tally: Tally) -> list[Fact]:
 def prose_facts(document: SourceDocument, tally: Tally, exclude: dict[int, list[tuple]] | None = None) -> list[Fact]:
     """Facts from the text blocks of every page (table and figure areas in `exclude` are skipped)."""
     running = running_blocks(document)
+    contents = contents_pages(document)
     facts: list[Fact] = []
     in_references = False
     exclude = exclude or {}
@@ -109,7 +124,8 @@ def prose_facts(document: SourceDocument, tally: Tally, exclude: dict[int, list[
                     in_references = False
             if _inside(block.bbox, boxes):
                 continue
-            reason = _block_reason(document, page.page, index, text, running, in_references)
+            reason = "numbering" if page.page in contents else _block_reason(document, page.page, index, text,
+                                                                                 running, in_references)
             if reason or block.kind != "text":
                 for match in NUMBER_RE.finditer(" ".join(text.split())):
                     tally.add(reason or ("numbering" if block.kind == "heading" else "no_measure"),

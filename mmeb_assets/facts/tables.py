@@ -49,7 +49,7 @@ def header_names(table: Table) -> tuple[list[str], int]:
     names = [h.strip() for h in table.header]
     used = 0
     for row in table.rows:
-        if any(_numeric(c) is not None for c in row[1:]) or used >= 3:
+        if any(_numeric(c) is not None for c in row[1:]) or used >= 8:
             break
         names = [" ".join(p for p in (names[j] if j < len(names) else "", row[j].strip() if j < len(row) else "") if p)
                  for j in range(max(len(names), len(row)))]

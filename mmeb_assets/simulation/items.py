@@ -111,17 +111,32 @@ def source_rows(facts: SourceFacts, archetype: str) -> list[dict]:
 
 
 PROSE_BELOW = 6
-CLAIM_COLUMNS = ["value", "second value", "third value", "fourth value"]
 
 
 def claim_values(facts: SourceFacts, index: int) -> dict[str, str] | None:
-    """A prose claim as an item row: its numbers that its own sentence prints verbatim; None if absent."""
+    """A prose claim as an item row: measure name -> its number, for the numbers its own sentence prints
+    verbatim (the measure is the fact's, from the document's words; one value per measure); None if absent."""
     claims = facts.textual.claims
     if not 0 <= index < len(claims):
         return None
     claim = claims[index]
-    printed = [v.strip() for v in dict.fromkeys(claim.value_strings) if has_digit(v) and v.strip() in claim.text]
-    return dict(zip(CLAIM_COLUMNS, printed))
+    sentence = " ".join(claim.text.split())
+    measures = {f.value: f.measure for f in facts.facts if " ".join(f.source.split()) == sentence}
+    out: dict[str, str] = {}
+    for value in dict.fromkeys(claim.value_strings):
+        value = value.strip()
+        if has_digit(value) and value in claim.text:
+            name = measures.get(value) or claim.label.strip() or "reported figure"
+            out.setdefault(name, value)
+    return out
+
+
+def claim_subject(facts: SourceFacts, index: int) -> str:
+    """Whom a prose claim's numbers belong to (the first fact's subject), else its label."""
+    claim = facts.textual.claims[index]
+    sentence = " ".join(claim.text.split())
+    subjects = [f.subject for f in facts.facts if " ".join(f.source.split()) == sentence and f.subject]
+    return subjects[0] if subjects else (facts.textual.method_name or claim.label)
 
 
 def source_values(facts: SourceFacts, table_id: str, row_index: int | None) -> dict[str, str] | None:
@@ -146,7 +161,7 @@ def claim_rows(facts: SourceFacts, archetype: str, table_rows_: list[dict]) -> l
         if not values or set(values.values()) <= printed:
             continue
         printed |= set(values.values())
-        name = short_label(claim.label.strip() or "reported value")
+        name = short_label(claim_subject(facts, index))
         rows.append({"kind": "analysis" if archetype == "analysis_firm" else "progression", "values": values,
                      "name": name, "table_id": "", "row_index": index, "dataset": ""})
     if rows and archetype != "analysis_firm" and not has_release and len(rows) > 1:
