@@ -373,7 +373,14 @@ def extract_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
         breaks = tuple((c.bbox[1] + c.bbox[3]) / 2 for c in captions if c.page == page_no)
         wanted = sum(1 for c in table_caps if c.page == page_no)
         candidates.extend(page_candidates(path, doc, page_no, breaks, wanted))
-    chosen = _assign(table_caps, candidates)
+    fallback = [c for c in candidates if c.extractor == "caption-area-words"]
+    chosen = _assign(table_caps, [c for c in candidates if c.extractor != "caption-area-words"])
+    missing = [c for c in table_caps if c not in chosen]
+    if missing:  # captions no extractor found a grid for: the words right above or below the caption
+        taken = [c for c in chosen.values()]
+        extra = _assign(missing, [c for c in fallback if not any(c.page == t.page and _overlaps(c.bbox, t.bbox)
+                                                                     for t in taken)])
+        chosen.update(extra)
     tables: dict[int, Table] = {}
     for cap in sorted(table_caps, key=lambda c: (c.page, c.bbox[1])):
         if cap not in chosen:
