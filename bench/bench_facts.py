@@ -28,6 +28,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 LABELS = ROOT / "bench" / "data" / "facts_labelled"
 SEEDS = ROOT.parent / "shared" / "seeds"
@@ -98,6 +99,7 @@ class SeedScore:
     seconds: float
     false_positives: list = field(default_factory=list)
     misses: list = field(default_factory=list)
+    pairs: list = field(default_factory=list)
 
 
 def score_seed(labels: Labelled, facts) -> SeedScore:
@@ -108,10 +110,12 @@ def score_seed(labels: Labelled, facts) -> SeedScore:
                    key=lambda t: (-t[0], t[1], t[2]))
     used: set[int] = set()
     taken: set[int] = set()
+    assigned = []
     for _score, i, j in pairs:  # the most consistent pairs first; each fact matches at most once
         if i not in used and j not in taken:
             used.add(i)
             taken.add(j)
+            assigned.append((labels.facts[i], in_scope[j]))
     matched_extracted = len(taken)
     false_positives = [f for j, f in enumerate(in_scope) if j not in taken]
     leaked: dict[str, tuple[int, int]] = {}
@@ -121,7 +125,7 @@ def score_seed(labels: Labelled, facts) -> SeedScore:
         leaked[non["class"]] = (n_hit + int(hit), n_all + 1)
     misses = [lab for i, lab in enumerate(labels.facts) if i not in used]
     return SeedScore(labels.seed, labels.kind, len(in_scope), matched_extracted, len(labels.facts), len(used),
-                     leaked, 0.0, false_positives, misses)
+                     leaked, 0.0, false_positives, misses, assigned)
 
 
 def extract(seed: str, pdf: Path, cache: Path, extractor: str):
@@ -134,7 +138,7 @@ def extract(seed: str, pdf: Path, cache: Path, extractor: str):
     except (FileNotFoundError, ValueError):
         document = ingest_pdf(pdf, out, seed)
     if extractor == "quantulum3":
-        from mmeb_assets.facts.quantulum import quantulum_facts
+        from facts_libraries import quantulum_facts
         return quantulum_facts(document)
     return extract_facts(document)[0]
 
@@ -151,6 +155,8 @@ def main() -> int:
                         help="ingested documents are kept here (delete it to re-ingest)")
     parser.add_argument("--extractor", default="rules", choices=["rules", "quantulum3"])
     parser.add_argument("--show", type=int, default=0, help="print N false positives and misses per seed")
+    parser.add_argument("--libraries", action="store_true",
+                        help="also compare units with quantulum3, pint and price-parser (pip install .[bench])")
     args = parser.parse_args()
     if not args.seeds.is_dir():
         print(f"skip: no seed folder at {args.seeds}")
@@ -187,6 +193,11 @@ def main() -> int:
     hit = sum(v[0] for s in scores for v in s.leaked.values())
     total = sum(v[1] for s in scores for v in s.leaked.values())
     print(f"  all: {hit}/{total} ({pct(hit, total)})")
+    if args.libraries:
+        from facts_libraries import unit_agreement
+        print("\nunit and scale of the matched labelled prose facts, per method (agree/total):")
+        for method, (agree, total) in unit_agreement([p for s in scores for p in s.pairs]).items():
+            print(f"  {method}: {agree}/{total} ({pct(agree, total)})")
     return 0
 
 
