@@ -18,7 +18,7 @@ class SeedRefused(ValueError):
         super().__init__(f"seed {seed_id}{where} refused: {reason}")
 
 
-MIN_FACTS = 8
+MIN_FACTS = 12
 
 
 def refusal_reason(facts: SourceFacts) -> str | None:
