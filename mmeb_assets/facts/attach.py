@@ -17,7 +17,12 @@ def claims_from_facts(facts: list[Fact], limit: int = MAX_CLAIMS) -> list[Claim]
     for fact in facts:
         if not fact.table_id:
             by_sentence.setdefault(fact.source, []).append(fact)
-    groups = list(by_sentence.values())
+    groups, seen = [], set()
+    for group in by_sentence.values():  # one claim per measure and subject: no two items read the same
+        key = (group[0].measure.lower(), group[0].subject.lower())
+        if key not in seen:
+            seen.add(key)
+            groups.append(group)
     if len(groups) > limit:
         step = len(groups) / limit
         groups = [groups[int(i * step)] for i in range(limit)]

@@ -113,6 +113,8 @@ def reason_for(sentence: str, start: int, end: int, unit: str = "") -> str | Non
     """The non-fact class of the number at sentence[start:end], or None."""
     if ORDINAL_AFTER.match(sentence[end:]) and not DATE_AFTER.match(sentence[end:]):
         return "no_measure"  # '21st century'
+    if re.match(r"^[-–][A-Za-z]", sentence[end:]):
+        return "no_measure"  # a compound modifier: '10-year retrospective', '5-year contract'
     if citation_reason(sentence, start, end):
         return "citation"
     if date_reason(sentence, start, end, unit):
