@@ -10,7 +10,8 @@ DEFECTS = {
     "identifier": re.compile(r"\bGAO[-/]\d|\bPub\.\s?L\.|\bU\.S\.C\.|\bISO/IEC\b|\bdoi\.org|https?://|\bEO \d{4,}|"
                              r"\b\d{3}\)?[\s.-]\d{3}[-.]\d{4}\b|@\w+\.\w+"),
     "numbering": re.compile(r"\b(?:Table|Figure|Section|Appendix|Page) \d+\b|(?:^|\s)\d+\.(?:\s|$)|\(\d\)"),
-    "page furniture": re.compile(r"\b[Pp]age (?:\d+|[ivx]+)\b"),
+    # a record's own page ("page 10 of the 'Kestrel analysis report v1'") is evidence, not furniture
+    "page furniture": re.compile(r"\b[Pp]age (?:\d+|[ivx]+)\b(?! of the ['‘])"),
 }
 
 
