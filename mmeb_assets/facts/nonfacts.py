@@ -13,7 +13,7 @@ import re
 MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
 YEAR = re.compile(r"^(1[89]|20)\d\d$")
 NUMBERING_BEFORE = re.compile(
-    r"\b(?:Tables?|Figures?|Figs?\.|fig\.|Sections?|Sec\.|Appendix|Appendixes|Chapters?|Parts?|Steps?|Phases?|"
+    r"(?:\b|(?<=\d))(?:Tables?|Figures?|Figs?\.|fig\.|Sections?|Sec\.|Appendix|Appendixes|Chapters?|Parts?|Steps?|Phases?|"
     r"Tiers?|Levels?|Stages?|Items?|Questions?|Rules?|Principles?|Annex|Box|Exhibits?|Notes?|footnotes?|Eq\.|"
     r"Equations?|Page|pages|pp?\.|Category|Subcategory|Functions?|Recommendations?|Objectives?|Goals?|Lines?|"
     r"Rows?|Columns?|Criteria|Criterion|Articles?|Clauses?|Paragraphs?|Outcomes?|"
@@ -62,7 +62,7 @@ def identifier_reason(sentence: str, start: int, end: int) -> bool:
     if re.fullmatch(r"\d{5,}", value) and not YEAR.match(value):
         return True  # counts this large print thousands separators; bare long digit runs are ids and codes
     if (re.search(r"(?<=[a-z,;]\s)[A-Z][A-Za-z]+\s$", before) and not unit_follows(after)
-            and re.match(r"^(?:\s*[).,;:]|\s*$|\s[A-Z(“\"])", after)):
+            and re.match(r"^(?:\s*[).,;:”’\"]|\s*$|\s[A-Z(“\"])", after)):
         return True  # a name and its number: 'ISO GUIDE 73', 'Publication 1270', 'Section 347'
     window = sentence[max(0, start - 6):end + 10]
     if PHONE.search(window):
@@ -113,6 +113,8 @@ def reason_for(sentence: str, start: int, end: int, unit: str = "") -> str | Non
     """The non-fact class of the number at sentence[start:end], or None."""
     if ORDINAL_AFTER.match(sentence[end:]) and not DATE_AFTER.match(sentence[end:]):
         return "no_measure"  # '21st century'
+    if re.match(r"^\s(?:or|and)\s(?:younger|older|over|under|above|below|more|less|fewer)\b", sentence[end:]):
+        return "no_measure"  # a qualifier: 'children 18 or younger'
     if re.match(r"^[-–][A-Za-z]", sentence[end:]):
         return "no_measure"  # a compound modifier: '10-year retrospective', '5-year contract'
     if citation_reason(sentence, start, end):

@@ -84,7 +84,7 @@ def _block_reason(document: SourceDocument, page_no: int, index: int, text: str,
     return None
 
 
-def _number_facts(sentence: str, page: int, tally: Tally) -> list[Fact]:
+def _number_facts(sentence: str, page: int, tally: Tally, block_start: bool = False) -> list[Fact]:
     facts: list[Fact] = []
     previous: Measure | None = None
     for match in NUMBER_RE.finditer(sentence):
@@ -92,6 +92,9 @@ def _number_facts(sentence: str, page: int, tally: Tally) -> list[Fact]:
         value = match.group("value")
         unit, _scale, _end = unit_after(sentence, end)
         reason = reason_for(sentence, start, end, unit)
+        if not reason and block_start and start == 0 and not unit and re.match(r"^\s[a-z]", sentence[end:]):
+            reason = "numbering"  # a footnote marker set on its own line: '15 only provides incentive ...'
+
         if reason:
             tally.add(reason, f"p{page}: {value!r} in {sentence[max(0, start - 40):end + 20]!r}")
             previous = None
@@ -131,8 +134,8 @@ def prose_facts(document: SourceDocument, tally: Tally, exclude: dict[int, list[
                     tally.add(reason or ("numbering" if block.kind == "heading" else "no_measure"),
                               f"p{page.page}: {match.group('value')!r} in {text[:60]!r}")
                 continue
-            for sentence in sentences(text):
-                facts.extend(_number_facts(sentence, page.page, tally))
+            for n, sentence in enumerate(sentences(text)):
+                facts.extend(_number_facts(sentence, page.page, tally, block_start=n == 0))
     return facts
 
 
