@@ -178,3 +178,25 @@ def test_generated_non_facts_never_become_facts(data):
     assert not any(f.value in {"1.", "2.", "3.", "4.", "5."} or f.table_id for f in facts)  # the list table
     assert {n.reason for n in non_facts} >= {"furniture", "list_table"}
     assert len(values & fact_values) >= 0.75 * len(fact_values)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(st.data())
+def test_generated_fact_sets_never_fail_a_plan_check_above_the_floor(data):
+    """Item-level repair: above the fact floor no plan check fails the seed; below it the seed is
+    refused in one line naming the document and its fact count."""
+    from mmeb_assets.facts.attach import attach_facts
+    from mmeb_assets.ingestion.source_facts_rules import RulesSourceFacts
+    from mmeb_assets.simulation.api import build_event_plan, build_organization
+    from mmeb_assets.simulation.checks_content import check_plan
+    from mmeb_assets.simulation.refusal import MIN_FACTS, SeedRefused
+
+    doc, _facts, _planted = _document(data.draw)
+    facts = attach_facts(RulesSourceFacts().extract(doc, domain=""), doc)
+    if len(facts.facts) < MIN_FACTS:
+        with pytest.raises(SeedRefused, match=rf"Generated report.*{len(facts.facts)} fact"):
+            build_organization(facts, random_seed=0)
+        return
+    org = build_organization(facts, random_seed=0)
+    plan = build_event_plan(facts, org, random_seed=0)
+    assert {k: v for k, v in check_plan(facts, org, plan).items() if v} == {}
