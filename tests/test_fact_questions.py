@@ -17,7 +17,7 @@ def _report_questions(pdf: Path, seed: str, folder: Path) -> list[str]:
     from mmeb_assets.facts.attach import attach_facts
     from mmeb_assets.ingestion.document import ingest_pdf
     from mmeb_assets.ingestion.repairs import drop_unverified_claims
-    from mmeb_assets.ingestion.source_facts_rules import RulesSourceFacts
+    from mmeb_assets.facts.source_facts_rules import RulesSourceFacts
     from mmeb_assets.provenance import make_provenance
     from mmeb_assets.qa.evidence import ProjectIndex
     from mmeb_assets.qa.generate import generate_rule_items, make_context

@@ -186,7 +186,7 @@ def test_generated_fact_sets_never_fail_a_plan_check_above_the_floor(data):
     """Item-level repair: above the fact floor no plan check fails the seed; below it the seed is
     refused in one line naming the document and its fact count."""
     from mmeb_assets.facts.attach import attach_facts
-    from mmeb_assets.ingestion.source_facts_rules import RulesSourceFacts
+    from mmeb_assets.facts.source_facts_rules import RulesSourceFacts
     from mmeb_assets.simulation.api import build_event_plan, build_organization
     from mmeb_assets.simulation.checks_content import check_plan
     from mmeb_assets.simulation.refusal import MIN_FACTS, SeedRefused

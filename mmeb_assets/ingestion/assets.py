@@ -3,10 +3,10 @@
 import dagster as dg
 
 from mmeb_assets.facts.attach import attach_facts
-from mmeb_assets.ingestion.demo_seeds import ensure_seed_pdf, generated_figure_hints
+from mmeb_assets.seedgen.demo_seeds import ensure_seed_pdf, generated_figure_hints
 from mmeb_assets.ingestion.document import SOURCE_DOCUMENT_FILE, IngestionError, ingest_pdf
 from mmeb_assets.ingestion.repairs import drop_unverified_claims
-from mmeb_assets.ingestion.source_facts import extract_source_facts
+from mmeb_assets.facts.source_facts import extract_source_facts
 from mmeb_assets.manifests import load_manifest
 from mmeb_assets.partitions import seed_partitions_def
 from mmeb_assets.provenance import code_version
