@@ -16,7 +16,7 @@ import pymupdf
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from mmeb_assets.ingestion.demo_seeds import demo_seed_ids, write_demo_seed  # noqa: E402
+from mmeb_assets.seedgen.demo_seeds import demo_seed_ids, write_demo_seed  # noqa: E402
 from mmeb_assets.ingestion.document import ingest_pdf  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "seeds"

@@ -61,9 +61,9 @@ def smollm(home: Path, args, structured: bool = True) -> LLMResource:
 
 
 def source_facts_stage(llm, work: Path):
-    from mmeb_assets.ingestion.demo_seeds import demo_figure_hints, write_demo_seed
+    from mmeb_assets.seedgen.demo_seeds import demo_figure_hints, write_demo_seed
     from mmeb_assets.ingestion.document import ingest_pdf
-    from mmeb_assets.ingestion.source_facts import extract_source_facts
+    from mmeb_assets.facts.source_facts import extract_source_facts
 
     document = ingest_pdf(write_demo_seed(SEED, work / "seed.pdf"), work / "ingested", SEED)
     facts = extract_source_facts(document, llm, figure_hints=demo_figure_hints(SEED))

@@ -75,7 +75,7 @@ def served(llm: LLMResource) -> int:
 
 @functools.lru_cache(maxsize=1)
 def _aurora():
-    from mmeb_assets.ingestion.demo_seeds import demo_figure_hints, write_demo_seed
+    from mmeb_assets.seedgen.demo_seeds import demo_figure_hints, write_demo_seed
     from mmeb_assets.ingestion.document import ingest_pdf
 
     folder = Path(tempfile.mkdtemp(prefix="faults-aurora-"))
@@ -84,7 +84,7 @@ def _aurora():
 
 
 def _source_facts_handler():
-    from mmeb_assets.ingestion.source_facts_rules import RulesSourceFacts
+    from mmeb_assets.facts.source_facts_rules import RulesSourceFacts
 
     document, hints = _aurora()
     rules = RulesSourceFacts().extract(document, figure_hints=hints)
@@ -98,7 +98,7 @@ def _source_facts_handler():
 
 
 def _source_facts_run(llm: LLMResource) -> Outcome:
-    from mmeb_assets.ingestion.source_facts import extract_source_facts
+    from mmeb_assets.facts.source_facts import extract_source_facts
 
     document, hints = _aurora()
     facts = extract_source_facts(document, llm, figure_hints=hints)

@@ -123,7 +123,7 @@ def _seed_pdf_crash(tmp_path: Path, atomic: bool) -> tuple[Path, Path, int, str]
 
 @pytest.mark.slow
 def test_a_kill_mid_write_is_harmless_only_because_writes_are_atomic(tmp_path):
-    from mmeb_assets.ingestion.demo_seeds import render_demo_seed
+    from mmeb_assets.seedgen.demo_seeds import render_demo_seed
 
     home, pdf, rc, out = _seed_pdf_crash(tmp_path, atomic=True)
     assert rc == 0, out[-3000:]

@@ -8,7 +8,7 @@ import sys
 import pymupdf
 import pytest
 
-from mmeb_assets.ingestion.demo_seeds import (
+from mmeb_assets.seedgen.demo_seeds import (
     UnknownDemoSeed, demo_seed_ids, demo_seed_spec, ensure_seed_pdf, render_demo_seed, write_demo_seed,
 )
 from mmeb_assets.manifests import load_manifest
@@ -23,7 +23,7 @@ def test_demo_manifest_ids_match_generator():
 @pytest.mark.parametrize("seed_id", DEMO_IDS)
 def test_pdf_is_byte_identical_across_processes(seed_id, tmp_path):
     path = write_demo_seed(seed_id, tmp_path / f"{seed_id}.pdf")
-    code = (f"import hashlib,sys; from mmeb_assets.ingestion.demo_seeds import render_demo_seed; "
+    code = (f"import hashlib,sys; from mmeb_assets.seedgen.demo_seeds import render_demo_seed; "
             f"sys.stdout.write(hashlib.sha256(render_demo_seed({seed_id!r})).hexdigest())")
     other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert hashlib.sha256(path.read_bytes()).hexdigest() == other

@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from mmeb_assets.cli import main
-from mmeb_assets.ingestion.demo_seeds import demo_seed_spec, write_demo_seed
+from mmeb_assets.seedgen.demo_seeds import demo_seed_spec, write_demo_seed
 from mmeb_assets.ingestion.document import ingest_pdf, load_source_document
 from mmeb_assets.ingestion.numbers import parse_number
 

@@ -10,7 +10,7 @@ from PIL import Image
 from mmeb_assets.ingestion.assets import seed_document, source_facts
 from mmeb_assets.ingestion.checks import ingestion_checks
 from mmeb_assets.ingestion.defs import defs
-from mmeb_assets.ingestion.demo_seeds import demo_seed_spec
+from mmeb_assets.seedgen.demo_seeds import demo_seed_spec
 from mmeb_resources.io_manager import PydanticJsonIOManager
 from mmeb_resources.llm import LLMResource
 from mmeb_resources.storage import StorageResource

@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from mmeb_assets.cli import main
-from mmeb_assets.ingestion.demo_seeds import render_demo_seed
+from mmeb_assets.seedgen.demo_seeds import render_demo_seed
 from mmeb_assets.ingestion.document import IngestionError, ingest_pdf
 
 

@@ -23,9 +23,9 @@ FAMILY_TASK = {
 
 
 def _upstream(seed: str, folder):
-    demo = pytest.importorskip("mmeb_assets.ingestion.demo_seeds")
+    demo = pytest.importorskip("mmeb_assets.seedgen.demo_seeds")
     document = pytest.importorskip("mmeb_assets.ingestion.document")
-    rules_facts = pytest.importorskip("mmeb_assets.ingestion.source_facts_rules")
+    rules_facts = pytest.importorskip("mmeb_assets.facts.source_facts_rules")
     api = pytest.importorskip("mmeb_assets.simulation.api")
     render = pytest.importorskip("mmeb_assets.records.render")
     pdf = demo.write_demo_seed(seed, folder / f"{seed}.pdf")

@@ -15,7 +15,7 @@ from mmeb_assets.schema import TASKS
 
 def _project(pdf, seed, folder) -> ProjectIndex:
     document = pytest.importorskip("mmeb_assets.ingestion.document")
-    rules_facts = pytest.importorskip("mmeb_assets.ingestion.source_facts_rules")
+    rules_facts = pytest.importorskip("mmeb_assets.facts.source_facts_rules")
     api = pytest.importorskip("mmeb_assets.simulation.api")
     render = pytest.importorskip("mmeb_assets.records.render")
     doc = document.ingest_pdf(pdf, folder, seed)

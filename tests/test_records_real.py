@@ -77,7 +77,7 @@ def test_real_plans_render_and_pass_checks(tmp_path, make):
 
 def _shared(pdf: Path, seed_id: str, root: Path):
     ingestion = pytest.importorskip("mmeb_assets.ingestion.document", reason="ingestion not available")
-    source_facts = pytest.importorskip("mmeb_assets.ingestion.source_facts",
+    source_facts = pytest.importorskip("mmeb_assets.facts.source_facts",
                                        reason="rule-based SourceFacts (ingestion) not committed yet")
     project = root / "projects" / seed_id
     project.mkdir(parents=True)

@@ -11,10 +11,10 @@ import pytest
 
 from mmeb_assets.ingestion.document import ingest_pdf
 from mmeb_assets.ingestion.pdf_text import IngestionError
-from mmeb_assets.ingestion.robustness_corpus import (
+from mmeb_assets.seedgen.robustness_corpus import (
     CORPUS, CorpusFetchError, CorpusPDF, fetch_corpus, sources_markdown,
 )
-from mmeb_assets.ingestion.robustness_report import report_table, seed_outcome
+from mmeb_assets.seedgen.robustness_report import report_table, seed_outcome
 from mmeb_assets.manifests import MANIFEST_DIR, load_manifest
 
 LOGO = next(c for c in CORPUS if c.source == "installed")

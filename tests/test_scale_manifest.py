@@ -8,10 +8,10 @@ from itertools import combinations
 
 import pytest
 
-from mmeb_assets.ingestion.demo_seeds import ensure_seed_pdf, generated_figure_hints, generated_spec, render_spec
+from mmeb_assets.seedgen.demo_seeds import ensure_seed_pdf, generated_figure_hints, generated_spec, render_spec
 from mmeb_assets.ingestion.document import ingest_pdf
 from mmeb_assets.ingestion.numbers import parse_number
-from mmeb_assets.ingestion.scale_seeds import UnknownScaleSeed, scale_manifest_yaml, scale_seed_ids, scale_seed_spec
+from mmeb_assets.seedgen.scale_seeds import UnknownScaleSeed, scale_manifest_yaml, scale_seed_ids, scale_seed_spec
 from mmeb_assets.manifests import MANIFEST_DIR, load_manifest
 
 
@@ -32,8 +32,8 @@ def test_manifest_is_the_generator_output():
 
 def test_spec_is_deterministic_across_processes():
     seed = "energy-solvang"
-    code = (f"import hashlib,sys; from mmeb_assets.ingestion.scale_seeds import scale_seed_spec; "
-            f"from mmeb_assets.ingestion.demo_seeds import render_spec; "
+    code = (f"import hashlib,sys; from mmeb_assets.seedgen.scale_seeds import scale_seed_spec; "
+            f"from mmeb_assets.seedgen.demo_seeds import render_spec; "
             f"sys.stdout.write(hashlib.sha256(render_spec(scale_seed_spec({seed!r}), 'scale')).hexdigest())")
     other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert hashlib.sha256(render_spec(scale_seed_spec(seed), "scale")).hexdigest() == other

@@ -5,9 +5,9 @@ from collections import Counter
 
 import pytest
 
-from mmeb_assets.ingestion.demo_seeds import demo_figure_hints, ensure_seed_pdf
+from mmeb_assets.seedgen.demo_seeds import demo_figure_hints, ensure_seed_pdf
 from mmeb_assets.ingestion.document import ingest_pdf
-from mmeb_assets.ingestion.source_facts import extract_source_facts
+from mmeb_assets.facts.source_facts import extract_source_facts
 from mmeb_assets.manifests import load_manifest
 from mmeb_assets.simulation import SimulationConfig, build_event_plan, build_organization, derive_random_seed
 from mmeb_assets.simulation.checks_content import check_plan

@@ -6,11 +6,11 @@ import re
 
 import pytest
 
-from mmeb_assets.ingestion.demo_seeds import demo_figure_hints, demo_seed_spec, write_demo_seed
+from mmeb_assets.seedgen.demo_seeds import demo_figure_hints, demo_seed_spec, write_demo_seed
 from mmeb_assets.ingestion.document import ingest_pdf
-from mmeb_assets.ingestion.source_facts import check_textual, extract_source_facts, source_text
-from mmeb_assets.ingestion.source_facts_llm import LLMSourceFacts
-from mmeb_assets.ingestion.source_facts_rules import RulesSourceFacts, claim_label, method_name
+from mmeb_assets.facts.source_facts import check_textual, extract_source_facts, source_text
+from mmeb_assets.facts.source_facts_llm import LLMSourceFacts
+from mmeb_assets.facts.source_facts_rules import RulesSourceFacts, claim_label, method_name
 from mmeb_assets.prompts import load_prompt
 from mmeb_assets.schema.source import Claim, ConfigFact, TextualExtraction
 from mmeb_resources.llm import LLMOutputError, LLMResource

@@ -2,10 +2,11 @@
 
 import dagster as dg
 
-from mmeb_assets.ingestion.demo_seeds import ensure_seed_pdf, generated_figure_hints
+from mmeb_assets.facts.attach import attach_facts
+from mmeb_assets.seedgen.demo_seeds import ensure_seed_pdf, generated_figure_hints
 from mmeb_assets.ingestion.document import SOURCE_DOCUMENT_FILE, IngestionError, ingest_pdf
 from mmeb_assets.ingestion.repairs import drop_unverified_claims
-from mmeb_assets.ingestion.source_facts import extract_source_facts
+from mmeb_assets.facts.source_facts import extract_source_facts
 from mmeb_assets.manifests import load_manifest
 from mmeb_assets.partitions import seed_partitions_def
 from mmeb_assets.provenance import code_version
@@ -73,6 +74,7 @@ def source_facts(context: dg.AssetExecutionContext, seed_document: SourceDocumen
     hints = generated_figure_hints(entry)
     facts = drop_unverified_claims(extract_source_facts(seed_document, llm, domain=entry.domain, figure_hints=hints),
                                    seed_document)
+    facts = attach_facts(facts, seed_document)
     textual = facts.textual
     return versioned(facts, {
         "generator": facts.provenance.generator, "method_name": textual.method_name,
@@ -80,6 +82,10 @@ def source_facts(context: dg.AssetExecutionContext, seed_document: SourceDocumen
         "components": len(textual.components), "figures_described": len(facts.visual),
         "repairs": len(facts.provenance.repairs),
         "image_only_facts": sum(len(v.image_only_facts) for v in facts.visual),
+        "facts": len(facts.facts),
+        **{f"non_facts_{n.reason}": n.count for n in facts.non_facts},
+        "non_fact_examples": dg.MetadataValue.md("\n".join(
+            f"- **{n.reason}** ({n.count}): " + "; ".join(n.examples[:3]) for n in facts.non_facts) or "none"),
         "preview": dg.MetadataValue.md("\n".join(
             [f"**{textual.method_name}**: {textual.one_sentence}", ""]
             + [f"- {c.label}: {', '.join(c.value_strings)}" for c in textual.claims[:8]])),

@@ -5,7 +5,7 @@ from PIL import Image
 
 from mmeb_assets.ingestion.assets import seed_document, source_facts
 from mmeb_assets.ingestion.repairs import table_defects
-from mmeb_assets.ingestion.source_facts import check_textual, source_text
+from mmeb_assets.facts.source_facts import check_textual, source_text
 from mmeb_assets.partitions import partition_values
 from mmeb_assets.schema.source import SourceDocument, SourceFacts
 from mmeb_resources.storage import StorageResource

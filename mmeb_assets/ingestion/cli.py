@@ -29,7 +29,7 @@ def _cmd_ingest(args: argparse.Namespace) -> int:
 
 
 def _cmd_robustness_fetch(args: argparse.Namespace) -> int:
-    from mmeb_assets.ingestion.robustness_corpus import (
+    from mmeb_assets.seedgen.robustness_corpus import (
         CORPUS_DIR, SDIST_CACHE, CorpusFetchError, fetch_corpus, sources_markdown,
     )
 
@@ -48,7 +48,7 @@ def _cmd_robustness_fetch(args: argparse.Namespace) -> int:
 
 
 def _cmd_robustness_report(args: argparse.Namespace) -> int:
-    from mmeb_assets.ingestion.robustness_report import report_table, seed_outcome
+    from mmeb_assets.seedgen.robustness_report import report_table, seed_outcome
     from mmeb_assets.manifests import load_manifest
     from mmeb_resources.storage import default_home
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from mmeb_assets.ingestion.source_facts import check_textual, source_text
+from mmeb_assets.facts.source_facts import check_textual, source_text
 from mmeb_assets.schema.source import SourceDocument, SourceFacts, Table
 
 # A header cell that is a fragment of prose, not a column name: a citation year '(2012)' or a trailing

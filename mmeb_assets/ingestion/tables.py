@@ -7,6 +7,7 @@ nearest its caption wins; '(Continued)' captions append their rows to the first 
 from __future__ import annotations
 
 import logging
+import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,9 @@ from mmeb_assets.ingestion.pdf_text import Caption, normalize_text
 from mmeb_assets.schema.source import Table
 
 log = logging.getLogger(__name__)
-EXTRACTOR_PENALTY = {"camelot-lattice": 0.0, "camelot-stream": 6.0, "pymupdf": 10.0, "pymupdf-words": 4.0}
+EXTRACTOR_PENALTY = {"camelot-lattice": 0.0, "camelot-stream": 6.0, "pymupdf": 10.0, "pymupdf-words": 4.0,
+                     "caption-area-words": 7.0}
+CITATION_CELL = re.compile(r"\((?:19|20)\d\d[a-z]?\)|\bet al\.")
 MULTI_NUMBER_PENALTY = 60.0
 MAX_CAPTION_GAP = 260.0
 MAX_HEADER_ROWS = 5
@@ -257,6 +260,30 @@ def _area_candidates(path: Path, page: pymupdf.Page, areas: list) -> list[Candid
     return out
 
 
+def caption_areas(page: pymupdf.Page, breaks: tuple[float, ...]) -> list[tuple]:
+    """For each caption line on the page, the areas just above and just below it, bounded by the
+    neighbouring captions (or the page margins); a caption in one column keeps to that column."""
+    width, height = page.rect.width, page.rect.height
+    areas = []
+    for y in sorted(breaks):
+        above = max([b for b in breaks if b < y - 5], default=0.05 * height)
+        below = min([b for b in breaks if b > y + 5], default=0.95 * height)
+        line = [b for b in page.get_text("blocks") if b[1] - 2 <= y <= b[3] + 2]
+        x0, x1 = (min(b[0] for b in line), max(b[2] for b in line)) if line else (0.08 * width, 0.92 * width)
+        if x1 - x0 > 0.55 * width:
+            x0, x1 = 0.06 * width, 0.94 * width
+        top = max(b[3] for b in line) if line else y + 6
+        bottom = min(b[1] for b in line) if line else y - 6
+        areas.append((x0 - 6, above + 8, x1 + 6, bottom - 1))
+        areas.append((x0 - 6, top + 1, x1 + 6, below - 8))
+    return [a for a in areas if a[3] - a[1] > 20]
+
+
+def _caption_area_candidates(page: pymupdf.Page, breaks: tuple[float, ...]) -> list[Candidate]:
+    return [Candidate(page.number + 1, area, grid, "caption-area-words")
+            for area in caption_areas(page, breaks) if (grid := words_grid(page, area))]
+
+
 def page_candidates(path: Path, doc: pymupdf.Document, page_no: int, breaks: tuple[float, ...] = (),
                     wanted: int = 1) -> list[Candidate]:
     """Candidates from camelot lattice, then (if lattice found fewer than `wanted` grids) camelot
@@ -267,7 +294,8 @@ def page_candidates(path: Path, doc: pymupdf.Document, page_no: int, breaks: tup
     runs = (("camelot-lattice", lambda: _camelot(path, page_no, page.rect.height, "lattice") if has_grid else []),
             ("camelot-stream", lambda: _camelot(path, page_no, page.rect.height, "stream")),
             ("camelot-stream-ruled", lambda: _area_candidates(path, page, ruled_areas(page, breaks))),
-            ("pymupdf", lambda: _pymupdf(page)))
+            ("pymupdf", lambda: _pymupdf(page)),
+            ("caption-area-words", lambda: _caption_area_candidates(page, breaks)))
     for name, run in runs:
         if name != "camelot-lattice" and sum(c.extractor == "camelot-lattice" and len(c.grid) >= 2 for c in candidates) >= wanted:
             break
@@ -289,6 +317,8 @@ def _score(cand: Candidate, caption: Caption) -> float | None:
     cells = [c for row in grid for c in row]
     if sum(1 for c in cells if c) < 0.3 * len(cells) or any(c.startswith(("Table ", "TABLE ")) for c in cells):
         return None
+    if any(CITATION_CELL.search(c) for row in grid[:2] for c in row):
+        return None  # the grid starts in running text (a citation), not in a table
     cx0, cy0, cx1, cy1 = cand.bbox
     kx0, ky0, kx1, ky1 = caption.bbox
     if min(cx1, kx1) - max(cx0, kx0) <= 0:
@@ -343,7 +373,14 @@ def extract_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
         breaks = tuple((c.bbox[1] + c.bbox[3]) / 2 for c in captions if c.page == page_no)
         wanted = sum(1 for c in table_caps if c.page == page_no)
         candidates.extend(page_candidates(path, doc, page_no, breaks, wanted))
-    chosen = _assign(table_caps, candidates)
+    fallback = [c for c in candidates if c.extractor == "caption-area-words"]
+    chosen = _assign(table_caps, [c for c in candidates if c.extractor != "caption-area-words"])
+    missing = [c for c in table_caps if c not in chosen]
+    if missing:  # captions no extractor found a grid for: the words right above or below the caption
+        taken = [c for c in chosen.values()]
+        extra = _assign(missing, [c for c in fallback if not any(c.page == t.page and _overlaps(c.bbox, t.bbox)
+                                                                     for t in taken)])
+        chosen.update(extra)
     tables: dict[int, Table] = {}
     for cap in sorted(table_caps, key=lambda c: (c.page, c.bbox[1])):
         if cap not in chosen:

@@ -104,6 +104,28 @@ class VisualExtraction(BaseModel):
     key_numbers: list[str]
 
 
+class Fact(BaseModel):
+    """A measured quantity a reader would quote: a named measure, its value, unit and scale, whom it
+    belongs to, and where it is printed. There is no fact without a measure name."""
+
+    measure: str = Field(min_length=1, description="what is measured, in the document's words; no digit")
+    value: str = Field(description="the number exactly as printed, e.g. '81.2', '3,500'")
+    unit: str = Field(default="", description="'%', 'USD', 'days', 'count', ... or '' (a score)")
+    scale: str = Field(default="", description="'', 'thousand', 'million', 'billion'")
+    subject: str = Field(default="", description="the system, group, year or condition it belongs to")
+    page: int
+    source: str = Field(description="the sentence it is printed in, or 'table_N row R column C'")
+    table_id: str = ""
+
+
+class NonFactClass(BaseModel):
+    """Numbers of one class kept out of the facts (page furniture, numbering, identifiers, ...)."""
+
+    reason: Literal["furniture", "numbering", "identifier", "citation", "date", "no_measure", "list_table"]
+    count: int
+    examples: list[str] = []
+
+
 class SourceFacts(StageArtifact):
     """Structured facts the simulation builds on (`projects/<seed>/source_facts.json`)."""
 
@@ -113,3 +135,5 @@ class SourceFacts(StageArtifact):
     visual: list[VisualExtraction]
     tables: list[Table]
     figures: list[Figure]
+    facts: list[Fact] = Field(default=[], description="measured quantities from prose and numeric tables")
+    non_facts: list[NonFactClass] = Field(default=[], description="numbers kept out, per reason, with examples")

@@ -37,7 +37,8 @@ def build_event_plan(facts: SourceFacts, org: Organization, *, random_seed: int,
     source facts without a number to plan on."""
     require_plannable(facts)
     config = config or SimulationConfig()
+    from mmeb_assets.simulation.draft_repair import repair_drafts
     if llm is not None and not llm.offline:
         from mmeb_assets.simulation.llm_steps import llm_event_plan
-        return llm_event_plan(facts, org, random_seed=random_seed, config=config, llm=llm)
-    return build_event_plan_rules(facts, org, random_seed=random_seed, config=config)
+        return repair_drafts(llm_event_plan(facts, org, random_seed=random_seed, config=config, llm=llm))
+    return repair_drafts(build_event_plan_rules(facts, org, random_seed=random_seed, config=config))

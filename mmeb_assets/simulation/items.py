@@ -111,17 +111,53 @@ def source_rows(facts: SourceFacts, archetype: str) -> list[dict]:
 
 
 PROSE_BELOW = 6
-CLAIM_COLUMNS = ["value", "second value", "third value", "fourth value"]
+
+
+KIND_WORDS = {"%": "share", "count": "number", "days": "duration", "years": "duration", "hours": "duration",
+              "weeks": "duration", "months": "duration", "minutes": "duration", "seconds": "duration",
+              "points": "gain", "percentage points": "gain"}
+
+
+def _claim_facts(facts: SourceFacts, index: int):
+    claim = facts.textual.claims[index]
+    sentence = " ".join(claim.text.split())
+    return claim, [f for f in facts.facts if " ".join(f.source.split()) == sentence]
+
+
+def kind_word(unit: str) -> str:
+    """What a subject-less figure is, by its unit: 'share', 'number', 'amount', 'duration', 'level'."""
+    return "amount" if unit[:3] in ("USD", "EUR", "GBP") else KIND_WORDS.get(unit, "level")
 
 
 def claim_values(facts: SourceFacts, index: int) -> dict[str, str] | None:
-    """A prose claim as an item row: its numbers that its own sentence prints verbatim; None if absent."""
-    claims = facts.textual.claims
-    if not 0 <= index < len(claims):
+    """A prose claim as an item row: measure name -> its number (the fact's measure, in the document's
+    words; one value per measure). Without a subject the first measure names the item and its own column
+    is what the figure is ('share', 'number', 'amount', ...). None if the claim is absent."""
+    if not 0 <= index < len(facts.textual.claims):
         return None
-    claim = claims[index]
-    printed = [v.strip() for v in dict.fromkeys(claim.value_strings) if has_digit(v) and v.strip() in claim.text]
-    return dict(zip(CLAIM_COLUMNS, printed))
+    claim, found = _claim_facts(facts, index)
+    by_value = {f.value: f for f in found}
+    label = claim_subject(facts, index)
+    out: dict[str, str] = {}
+    for value in dict.fromkeys(claim.value_strings):
+        value = value.strip()
+        if not (has_digit(value) and value in claim.text):
+            continue
+        fact = by_value.get(value)
+        name = fact.measure if fact else (claim.label.strip() or "reported figure")
+        if name == label:
+            name = kind_word(fact.unit if fact else "")
+        out.setdefault(name, value)
+    return out
+
+
+def claim_subject(facts: SourceFacts, index: int) -> str:
+    """Whom a prose claim's numbers belong to (the first fact's subject), else what it measures."""
+    claim, found = _claim_facts(facts, index)
+    subjects = [f.subject for f in found if f.subject]
+    if subjects:
+        return subjects[0]
+    return found[0].measure if found else claim.label
 
 
 def source_values(facts: SourceFacts, table_id: str, row_index: int | None) -> dict[str, str] | None:
@@ -141,12 +177,14 @@ def claim_rows(facts: SourceFacts, archetype: str, table_rows_: list[dict]) -> l
     printed = {v for r in table_rows_ for v in r["values"].values()}
     has_release = any(r["kind"] == "release" for r in table_rows_)
     rows = []
+    names = {r["label"].lower() for r in table_rows_}
     for index, claim in enumerate(facts.textual.claims):
         values = claim_values(facts, index) or {}
-        if not values or set(values.values()) <= printed:
-            continue
+        name = short_label(claim_subject(facts, index))
+        if not values or set(values.values()) <= printed or name.lower() in names:
+            continue  # a number already tabulated, or a second item of the same name (no 'view' suffixes)
         printed |= set(values.values())
-        name = short_label(claim.label.strip() or "reported value")
+        names.add(name.lower())
         rows.append({"kind": "analysis" if archetype == "analysis_firm" else "progression", "values": values,
                      "name": name, "table_id": "", "row_index": index, "dataset": ""})
     if rows and archetype != "analysis_firm" and not has_release and len(rows) > 1:

@@ -18,12 +18,18 @@ class SeedRefused(ValueError):
         super().__init__(f"seed {seed_id}{where} refused: {reason}")
 
 
+MIN_FACTS = 12
+
+
 def refusal_reason(facts: SourceFacts) -> str | None:
     """What the seed lacks, or None when a week can be built on it. Uses the planner's own row reader,
     so every seed accepted here yields at least one item."""
     from mmeb_assets.simulation.items import source_rows
     if not facts.seed_id.strip():
         return "source facts have no seed_id"
+    if (facts.facts or facts.non_facts) and len(facts.facts) < MIN_FACTS:
+        return (f"{facts.title!r} holds {len(facts.facts)} fact(s) (measured quantities a reader would quote), "
+                f"below the floor of {MIN_FACTS}; a week is not padded with page numbers, ids or dates")
     if not source_rows(facts, "research_lab"):
         rows = sum(len(t.rows) for t in facts.tables)
         return (f"no numeric claim to build a week on ({len(facts.tables)} table(s) with {rows} row(s), none "

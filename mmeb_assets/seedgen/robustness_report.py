@@ -133,7 +133,7 @@ def report_table(outcomes: list[SeedOutcome]) -> str:
 
 def unexpected_lines(outcomes: list[SeedOutcome]) -> list[str]:
     """Seeds of the corpus whose outcome differs from the expectation in its SOURCES row."""
-    from mmeb_assets.ingestion.robustness_corpus import CORPUS
+    from mmeb_assets.seedgen.robustness_corpus import CORPUS
 
     expected = {c.id: c.expect for c in CORPUS}
     odd = [f"{o.seed} (expected {expected[o.seed]}, {'built' if o.complete else 'refused at ' + o.stopped_at})"

@@ -13,7 +13,7 @@ from PIL.PngImagePlugin import PngInfo
 from reportlab.graphics.shapes import Drawing, Line, Rect, String
 from reportlab.lib import colors
 
-from mmeb_assets.ingestion.demo_specs import DemoFigure
+from mmeb_assets.seedgen.demo_specs import DemoFigure
 
 WIDTH, HEIGHT = 900, 480
 PALETTE = [(46, 104, 168), (214, 120, 40), (80, 150, 90), (150, 70, 140)]

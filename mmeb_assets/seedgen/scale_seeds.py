@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from mmeb_assets.ingestion.demo_specs import DemoSeedSpec
-from mmeb_assets.ingestion.scale_specs import SCALE_GENERATOR, SEEDS_PER_DOMAIN, _slug, research_spec
-from mmeb_assets.ingestion.scale_vocab import DOMAINS, Domain
+from mmeb_assets.seedgen.demo_specs import DemoSeedSpec
+from mmeb_assets.seedgen.scale_specs import SCALE_GENERATOR, SEEDS_PER_DOMAIN, _slug, research_spec
+from mmeb_assets.seedgen.scale_vocab import DOMAINS, Domain
 
 PDF_FOLDER = "scale_pdfs"
 
@@ -36,7 +36,7 @@ def scale_seed_ids() -> list[str]:
 
 @lru_cache(maxsize=64)
 def _spec(seed_id: str) -> DemoSeedSpec:
-    from mmeb_assets.ingestion.scale_reports import report_spec
+    from mmeb_assets.seedgen.scale_reports import report_spec
 
     seed = next((s for s in scale_seeds() if s.id == seed_id), None)
     if seed is None:
@@ -55,9 +55,9 @@ def _quoted(text: str) -> str:
 
 
 def scale_manifest_yaml() -> str:
-    lines = ["# 30 generated seed documents (mmeb_assets/ingestion/scale_seeds.py): 10 domains x 3, research",
+    lines = ["# 30 generated seed documents (mmeb_assets/seedgen/scale_seeds.py): 10 domains x 3, research",
              "# papers and analysis reports, written deterministically the first time a partition needs them",
-             f"# into {PDF_FOLDER}/ (git-ignored). Regenerate this file with `python -m mmeb_assets.ingestion.scale_seeds`.",
+             f"# into {PDF_FOLDER}/ (git-ignored). Regenerate this file with `python -m mmeb_assets.seedgen.scale_seeds`.",
              "name: scale", "seeds:"]
     for seed in scale_seeds():
         spec = _spec(seed.id)

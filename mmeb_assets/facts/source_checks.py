@@ -1,15 +1,13 @@
-"""Source facts: one interface, two implementations (rules twin and LLM), and the programmatic checks.
+"""The paper's programmatic checks of source facts, and what both extractors share (figure hints).
 
-`extract_source_facts(document, llm, ...)` picks the rules twin when `llm.offline`, else the LLM.
-The paper's check: every number a claim rests on occurs verbatim in the source; labels carry no digit.
+Every number a claim rests on occurs verbatim in the source; labels carry no digit.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Protocol
 
-from mmeb_assets.schema.source import SourceDocument, SourceFacts, TextualExtraction, VisualExtraction
+from mmeb_assets.schema.source import SourceDocument, TextualExtraction, VisualExtraction
 
 DIGIT = re.compile(r"\d")
 
@@ -21,13 +19,6 @@ class FigureHint:
     text_labels: list[str] = field(default_factory=list)
     key_numbers: list[str] = field(default_factory=list)
     pairs: list[tuple[str, str]] = field(default_factory=list)  # (what, printed value)
-
-
-class SourceFactsExtractor(Protocol):
-    generator: str
-
-    def extract(self, document: SourceDocument, *, domain: str = "",
-                figure_hints: dict[str, FigureHint] | None = None) -> SourceFacts: ...
 
 
 def source_text(document: SourceDocument) -> str:
@@ -74,13 +65,3 @@ def check_visual(visual: VisualExtraction, caption: str) -> list[str]:
         elif fact.fact.strip() and fact.fact.strip().lower() in caption.lower():
             errors.append(f"{visual.figure_id}: image_only_facts[{index}] repeats the caption")
     return errors
-
-
-def extract_source_facts(document: SourceDocument, llm, *, domain: str = "",
-                         figure_hints: dict[str, FigureHint] | None = None) -> SourceFacts:
-    """The rules twin when the LLM resource is offline, else the LLM extractor."""
-    from mmeb_assets.ingestion.source_facts_llm import LLMSourceFacts
-    from mmeb_assets.ingestion.source_facts_rules import RulesSourceFacts
-
-    extractor: SourceFactsExtractor = RulesSourceFacts() if llm.offline else LLMSourceFacts(llm)
-    return extractor.extract(document, domain=domain, figure_hints=figure_hints)

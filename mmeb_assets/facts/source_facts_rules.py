@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from mmeb_assets.ingestion.numbers import NUMBER_RE, parse_number, sentences
-from mmeb_assets.ingestion.source_facts import DIGIT, FigureHint
+from mmeb_assets.facts.source_checks import DIGIT, FigureHint
 from mmeb_assets.provenance import code_version, make_provenance
 from mmeb_assets.schema.source import (
     Claim, ConfigFact, Figure, SourceDocument, SourceFacts, TextualExtraction, VisualExtraction, VisualFact,

@@ -19,13 +19,13 @@ from reportlab.platypus import Image, KeepTogether, Paragraph, SimpleDocTemplate
 from reportlab.platypus import Table as RLTable
 from reportlab.platypus import TableStyle
 
-from mmeb_assets.ingestion.demo_charts import render_png, render_vector
-from mmeb_assets.ingestion.demo_specs import DEMO_SPECS, DemoFigure, DemoSeedSpec, DemoTable
+from mmeb_assets.seedgen.demo_charts import render_png, render_vector
+from mmeb_assets.seedgen.demo_specs import DEMO_SPECS, DemoFigure, DemoSeedSpec, DemoTable
 from mmeb_assets.manifests import SeedEntry
 from mmeb_resources.storage import atomic_write_bytes
 
 DEMO_GENERATOR = "demo"
-SCALE_GENERATOR = "scale"  # mmeb_assets/ingestion/scale_seeds.py
+SCALE_GENERATOR = "scale"  # mmeb_assets/seedgen/scale_seeds.py
 FIGURE_WIDTH = 5.6 * inch
 
 
@@ -137,7 +137,7 @@ def generated_spec(entry: SeedEntry) -> DemoSeedSpec | None:
     if entry.generator == DEMO_GENERATOR:
         return demo_seed_spec(entry.id)
     if entry.generator == SCALE_GENERATOR:
-        from mmeb_assets.ingestion.scale_seeds import scale_seed_spec
+        from mmeb_assets.seedgen.scale_seeds import scale_seed_spec
 
         return scale_seed_spec(entry.id)
     return None
@@ -163,7 +163,7 @@ def demo_figure_hints(seed_id: str) -> dict:
 
 
 def spec_figure_hints(spec: DemoSeedSpec) -> dict:
-    from mmeb_assets.ingestion.source_facts import FigureHint
+    from mmeb_assets.facts.source_facts import FigureHint
 
     hints = {}
     for figure in spec.figures:

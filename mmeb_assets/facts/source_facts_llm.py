@@ -5,9 +5,9 @@ A part (the textual extraction, or one figure) whose request fails for good or w
 validates is made by the rules twin instead; the reason goes into the provenance's `fallbacks`."""
 from __future__ import annotations
 
-from mmeb_assets.ingestion.source_facts import FigureHint, check_textual, check_visual, source_text
-from mmeb_assets.ingestion.source_facts_rules import RulesSourceFacts, _figure_text
-from mmeb_assets.ingestion.source_facts_rules import visual as rules_visual
+from mmeb_assets.facts.source_checks import FigureHint, check_textual, check_visual, source_text
+from mmeb_assets.facts.source_facts_rules import RulesSourceFacts, _figure_text
+from mmeb_assets.facts.source_facts_rules import visual as rules_visual
 from mmeb_assets.prompts import load_prompt
 from mmeb_assets.provenance import code_version, content_hash, make_provenance
 from mmeb_assets.schema.source import SourceDocument, SourceFacts, Table, TextualExtraction, VisualExtraction

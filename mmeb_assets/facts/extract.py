@@ -1,0 +1,32 @@
+"""`extract_facts(document)`: the facts of a seed document and the non-facts kept out, per reason."""
+from __future__ import annotations
+
+from mmeb_assets.facts.prose import Tally, prose_facts
+from mmeb_assets.facts.tables import table_facts
+from mmeb_assets.schema.source import Fact, NonFactClass, SourceDocument
+
+REASONS = ("furniture", "numbering", "identifier", "citation", "date", "no_measure", "list_table")
+
+
+def _areas(document: SourceDocument) -> dict[int, list[tuple]]:
+    areas: dict[int, list[tuple]] = {}
+    for item in [*document.tables, *document.figures]:
+        if item.bbox:
+            areas.setdefault(item.page, []).append(item.bbox)
+    return areas
+
+
+def extract_facts(document: SourceDocument) -> tuple[list[Fact], list[NonFactClass]]:
+    """Table facts first (cells of numeric tables), then prose facts outside table and figure areas;
+    a value printed twice with the same measure on one page is one fact."""
+    tally = Tally()
+    facts: list[Fact] = []
+    for table in document.tables:
+        facts.extend(table_facts(table, tally))
+    facts.extend(prose_facts(document, tally, _areas(document)))
+    unique: dict[tuple, Fact] = {}
+    for fact in facts:
+        unique.setdefault((fact.page, fact.value, fact.measure.lower()), fact)
+    non_facts = [NonFactClass(reason=r, count=tally.counts[r], examples=tally.examples[r])
+                 for r in REASONS if tally.counts.get(r)]
+    return list(unique.values()), non_facts

@@ -1,0 +1,128 @@
+"""Numbers that are not facts, each with its reason code.
+
+A report prints many numbers no reader would quote: running headers and page numbers (`furniture`),
+section, list, figure and footnote numbers (`numbering`), numbers of laws, orders, standards, reports,
+DOIs, URLs, phone numbers and addresses (`identifier`), author-year and report citations (`citation`),
+and years and dates standing alone (`date`). `reason_for(sentence, start, end)` names the class of the
+number at `sentence[start:end]`, or returns None when nothing rules it out.
+"""
+from __future__ import annotations
+
+import re
+
+MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+YEAR = re.compile(r"^(1[89]|20)\d\d$")
+NUMBERING_BEFORE = re.compile(
+    r"(?:\b|(?<=\d))(?:Tables?|Figures?|Figs?\.|fig\.|Sections?|Sec\.|Appendix|Appendixes|Chapters?|Parts?|Steps?|Phases?|"
+    r"Tiers?|Levels?|Stages?|Items?|Questions?|Rules?|Principles?|Annex|Box|Exhibits?|Notes?|footnotes?|Eq\.|"
+    r"Equations?|Page|pages|pp?\.|Category|Subcategory|Functions?|Recommendations?|Objectives?|Goals?|Lines?|"
+    r"Rows?|Columns?|Criteria|Criterion|Articles?|Clauses?|Paragraphs?|Outcomes?|"
+    r"(?:continue|skip|go|proceed|return|move)\s(?:on\s)?to(?:\snext)?|see)\s*"
+    r"(?:\d+(?:\.\d+)*[a-z]?\s*(?:,|and|or|to|through|-|–)\s*)*$", re.I)
+IDENTIFIER_BEFORE = re.compile(
+    r"(?:Pub\.\s?L\.(?:\s?No\.)?|P\.L\.|No\.|Nos\.|GAO[-/]?[A-Z]*-?|EO|E\.O\.|Executive Order|Order|ISO(?:/IEC)?|IEC|"
+    r"IEEE|NIST\s(?:AI|SP|IR)|SP|NISTIR|FIPS|Stat\.|U\.S\.C\.(?:\s?§+)?|C\.F\.R\.|CFR|§+|Sec\.|Title|Letter|ID=|ISBN|"
+    r"ISSN|DOI:?|doi:|arXiv:?|RFC|Mail Stop|Suite|Room|Box|Version|version|v\.|Release|Revision|Rev\.|Vol\.|vol\.|"
+    r"Volume|Issue|Report|Bulletin|Memorandum|M-|OMB|Act|\(EO\))\s*(?:\d+[-–.]?\s*)*$")
+IDENTIFIER_AFTER = re.compile(r"^(?:\s(?:Program|Programme|Project|Plan|Grant|Initiative|Series|Code)\b|\s?[-–/]\s?\d|\s?U\.S\.C\.|\s?C\.F\.R\.|\s?Stat\.|[-–]\d|\.\d+\.\d)")
+STREET_AFTER = re.compile(r"^\s[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\s(?:Drive|Street|St\.|Avenue|Ave\.|Road|Rd\.|Boulevard|"
+                          r"Blvd\.|Lane|Way|Place|Square|Court|Parkway|Plaza)\b")
+POSTCODE_BEFORE = re.compile(r"(?:\bD\.C\.|\bDC|,\s[A-Z]{2}|\b[A-Z]{2})\s$")
+PHONE = re.compile(r"\(?\d{3}\)?[\s.-]?\d{3}[-.]\d{4}")
+CITATION_PAREN = re.compile(r"\((?:[^()]*?(?:et al\.|[A-Z][a-z]+(?:\s(?:and|&)\s[A-Z][a-z]+)?),?\s*)$")
+CITATION_BEFORE = re.compile(r"(?:Washington,\s?D\.?C\.?:?|Proceedings|Proc\.|In\s[A-Z]|Journal|Conference|"
+                             r"Press|Publishing|Retrieved|Accessed|available at)[^.]{0,80}$")
+DATE_AFTER = re.compile(r"^(?:st|nd|rd|th)?\s*(?:of\s)?(?:January|February|March|April|May|June|July|August|September|"
+                        r"October|November|December)\b|^s\b|^[-–/]\d{1,2}[-–/]\d{2,4}|^:\d\d")
+DATE_BEFORE = re.compile(MONTH + r"\s(?:\d{1,2}(?:st|nd|rd|th)?,?\s)?$|(?:fiscal|calendar|program|performance|school|"
+                         r"financial|academic)\syears?\s$|\b(?:FY|CY)\s?$", re.I)
+ORDINAL_AFTER = re.compile(r"^(?:st|nd|rd|th)\b")
+
+
+def _token_around(sentence: str, start: int, end: int) -> str:
+    left = re.search(r"\S*$", sentence[:start]).group()
+    right = re.match(r"\S*", sentence[end:]).group()
+    return left + sentence[start:end] + right
+
+
+def unit_follows(after: str) -> bool:
+    return bool(re.match(r"^\s?(?:%|percent|per cent|points?|million|billion|thousand)\b|^%", after))
+
+
+def identifier_reason(sentence: str, start: int, end: int) -> bool:
+    before, after = sentence[:start], sentence[end:]
+    token = _token_around(sentence, start, end)
+    if re.search(r"https?:|www\.|@|/|\\|\.(?:gov|org|com|edu|uk|pdf|html?)\b|=", token):
+        return True
+    if IDENTIFIER_BEFORE.search(before) or IDENTIFIER_AFTER.match(after) or STREET_AFTER.match(after):
+        return True
+    if re.search(r"[\dA-Za-z][-–]\s?$", before) and not re.search(r"\bto\s*$", before):
+        return True  # the second part of '103-62', '20899-8900', 'GV- 1.1'
+    value = sentence[start:end]
+    if re.fullmatch(r"\d{5,}", value) and not YEAR.match(value):
+        return True  # counts this large print thousands separators; bare long digit runs are ids and codes
+    if (re.search(r"(?<=[a-z,;]\s)[A-Z][A-Za-z]+\s$", before) and not unit_follows(after)
+            and re.match(r"^(?:\s*[).,;:”’\"]|\s*$|\s[A-Z(“\"])", after)):
+        return True  # a name and its number: 'ISO GUIDE 73', 'Publication 1270', 'Section 347'
+    window = sentence[max(0, start - 6):end + 10]
+    if PHONE.search(window):
+        return True
+    return bool(re.search(r"\b[A-Z][A-Za-z]*[A-Z]\s$", before) and "." in value and not after.lstrip().startswith("%"))
+
+
+def numbering_reason(sentence: str, start: int, end: int) -> bool:
+    before, after = sentence[:start], sentence[end:]
+    if NUMBERING_BEFORE.search(before):
+        return True
+    if before.endswith("(") and after.startswith(")"):
+        return True  # '(1)' enumerations
+    if after.startswith(")") and re.fullmatch(r"\d{1,2}", sentence[start:end]) and "=" not in before[-5:]:
+        return True  # '1) the negative impact ...'
+    if not before.strip() and re.match(r"^(?:\.|\))?\s*$|^(?:\.|\))\s+\S|^\s+[A-Z]", after):
+        return True  # a list item, a section heading or a footnote marker at the start
+    if re.search(r"[.!?”\"’]\s$", before) and re.match(r"^\s+[A-Z“\"]", after) and "." not in sentence[start:end]:
+        return True  # a footnote marker after a sentence: 'activities. 37 Frequently ...'
+    if re.match(r"^:", after) and not re.match(r"^:\d", after):
+        return True  # 'Part 1:', 'GOVERN 1.5:'
+    return False
+
+
+def citation_reason(sentence: str, start: int, end: int) -> bool:
+    before = sentence[:start]
+    value = sentence[start:end]
+    if re.search(r"\[\s*[\d,\s–-]*$", before):
+        return True
+    if YEAR.match(value) and (CITATION_PAREN.search(before) or re.match(r"^[a-z]?\)", sentence[end:])
+                              and "(" in before[-60:]):
+        return True
+    if CITATION_BEFORE.search(before):
+        return True
+    return bool(re.search(r"\b(?:pp?\.|vol\.|Vol\.)\s*$", before))
+
+
+def date_reason(sentence: str, start: int, end: int, unit: str) -> bool:
+    value, before, after = sentence[start:end], sentence[:start], sentence[end:]
+    if YEAR.match(value) and not unit:
+        return True
+    if DATE_BEFORE.search(before) or DATE_AFTER.match(after):
+        return True
+    return bool(re.fullmatch(r"\d{1,2}", value) and re.match(r"^,?\s(?:19|20)\d\d", after) and re.search(MONTH + r"\s$", before))
+
+
+def reason_for(sentence: str, start: int, end: int, unit: str = "") -> str | None:
+    """The non-fact class of the number at sentence[start:end], or None."""
+    if ORDINAL_AFTER.match(sentence[end:]) and not DATE_AFTER.match(sentence[end:]):
+        return "no_measure"  # '21st century'
+    if re.match(r"^\s(?:or|and)\s(?:younger|older|over|under|above|below|more|less|fewer)\b", sentence[end:]):
+        return "no_measure"  # a qualifier: 'children 18 or younger'
+    if re.match(r"^[-–][A-Za-z]", sentence[end:]):
+        return "no_measure"  # a compound modifier: '10-year retrospective', '5-year contract'
+    if citation_reason(sentence, start, end):
+        return "citation"
+    if date_reason(sentence, start, end, unit):
+        return "date"
+    if identifier_reason(sentence, start, end):
+        return "identifier"
+    if numbering_reason(sentence, start, end):
+        return "numbering"
+    return None

@@ -1,0 +1,107 @@
+"""Facts in tables, read as a reader reads them: the column header (header rows joined, top level
+first) names the measure, the row header is the subject, each numeric cell is one fact.
+
+Tables whose first column is list numbering ("1.", "2.") or term/definition pairs are lists, not
+numeric tables: their numbers are kept out (`list_table`). Identifier and year columns hold no facts.
+"""
+from __future__ import annotations
+
+import re
+
+from mmeb_assets.facts.prose import Tally
+from mmeb_assets.ingestion.numbers import parse_number
+from mmeb_assets.schema.source import Fact, Table
+
+LIST_MARK = re.compile(r"^\s*(?:\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|[•\-–*](?=\s))\s*(?:\S.*)?$")
+ID_HEADER = re.compile(r"^\s*(?:no\.?|#|id|ids|number|ref\.?|reference|year|years|date|page|pages|section|item|"
+                       r"step|code|doi|isbn|version|subcategory|category|function)\s*$", re.I)
+YEAR = re.compile(r"^(?:19|20)\d\d$")
+UNIT_IN_HEADER = re.compile(r"\((%|ms|s|GB|MB|USD|\$|£|€|[a-zA-Z/ ]{1,12})\)\s*$")
+
+
+def _numeric(cell: str) -> float | None:
+    return parse_number(re.sub(r"[*†‡§¶]+$|\s*\(\d+(?:\.\d+)?\)$|^[↑↓]\s*", "", cell.strip()))
+
+
+def _label_column(table: Table) -> int:
+    for col in range(min(len(table.header), 3)):
+        cells = [r[col] for r in table.rows if col < len(r) and r[col].strip()]
+        if cells and sum(1 for c in cells if re.search(r"[A-Za-z]{2,}", c)) >= len(cells) / 2:
+            return col
+    return 0
+
+
+def list_table_reason(table: Table) -> str:
+    """Why a table is a list rather than a numeric table ('' if it is numeric)."""
+    first = [r[0] for r in table.rows if r and r[0].strip()]
+    if first and sum(1 for c in first if LIST_MARK.match(c) or re.fullmatch(r"\d{1,3}", c.strip())) >= 0.6 * len(first):
+        return "first column is list numbering"
+    cells = [c for r in table.rows for c in r[1:] if c.strip()]
+    numeric = sum(1 for c in cells if _numeric(c) is not None)
+    if cells and numeric < 0.2 * len(cells):
+        return "term/definition or prose table (few numeric cells)"
+    return ""
+
+
+def header_names(table: Table) -> tuple[list[str], int]:
+    """Column names with header rows joined (multi-level and merged headers): the table header plus any
+    leading rows that hold no number, top level first; and how many rows were header rows."""
+    names = [h.strip() for h in table.header]
+    used = 0
+    for row in table.rows:
+        if any(_numeric(c) is not None for c in row[1:]) or used >= 8:
+            break
+        names = [" ".join(p for p in (names[j] if j < len(names) else "", row[j].strip() if j < len(row) else "") if p)
+                 for j in range(max(len(names), len(row)))]
+        used += 1
+    # a merged top-level cell spans the empty cells to its right: carry it into their names
+    group = ""
+    for j, name in enumerate(list(table.header)):
+        if name.strip():
+            group = name.strip()
+        elif j > 0 and group:
+            names[j] = f"{group} {names[j]}".strip()
+    return names, used
+
+
+def _unit_of(name: str, cell: str) -> str:
+    if cell.strip().endswith("%"):
+        return "%"
+    match = UNIT_IN_HEADER.search(name)
+    return match.group(1).replace("$", "USD") if match else ""
+
+
+def table_facts(table: Table, tally: Tally) -> list[Fact]:
+    """One fact per numeric cell of a numeric table; the numbers of a list table go to the tally."""
+    reason = list_table_reason(table)
+    if reason:
+        for row in table.rows:
+            for cell in row:
+                if _numeric(cell) is not None:
+                    tally.add("list_table", f"{table.id} p{table.page}: {cell!r} ({reason})")
+        return []
+    names, header_rows = header_names(table)
+    label_col = _label_column(table)
+    facts: list[Fact] = []
+    previous = ""
+    for r, row in enumerate(table.rows[header_rows:], start=header_rows):
+        subject = row[label_col].strip() if label_col < len(row) else ""
+        subject, previous = subject or previous, subject or previous
+        for c, cell in enumerate(row):
+            if c == label_col or _numeric(cell) is None:
+                continue
+            name = names[c] if c < len(names) else ""
+            if not re.search(r"[A-Za-z]{2,}", name) or ID_HEADER.match(name):
+                tally.add("no_measure" if not ID_HEADER.match(name or "x") else "identifier",
+                          f"{table.id} p{table.page}: {cell!r} under {name!r}")
+                continue
+            if YEAR.match(cell.strip()):
+                tally.add("date", f"{table.id} p{table.page}: {cell!r}")
+                continue
+            if not subject:
+                tally.add("no_measure", f"{table.id} p{table.page}: {cell!r} (no row header)")
+                continue
+            facts.append(Fact(measure=re.sub(r"\s+", " ", name), value=cell.strip(), unit=_unit_of(name, cell),
+                              subject=subject, page=table.page, table_id=table.id,
+                              source=f"{table.id} row {r + 1} column {c + 1}"))
+    return facts

@@ -1,0 +1,1 @@
+"""Seed PDF generators: the demo, scale and robustness seeds (ingestion only reads documents)."""
