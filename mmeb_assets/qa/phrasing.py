@@ -93,6 +93,14 @@ def source_name(source: str, definite: bool = False) -> str:
     return re.sub(r"^(a|an) ", "the ", name) if definite else name
 
 
+def plural_values(metric_name: str) -> str:
+    """'nDCG@10 values', but 'value' / 'second value' / 'values' -> 'values' (no 'value values')."""
+    words = metric_name.split()
+    if words and words[-1].lower() in ("value", "values"):
+        return "values"
+    return f"{metric_name} values"
+
+
 def sentence(text: str) -> str:
     """One space between words and a capital first letter."""
     text = " ".join(text.split())
