@@ -36,6 +36,13 @@ def planned_projects(n: int) -> tuple[Project, ...]:
     return tuple(out)
 
 
+_ROOT = Path(tempfile.mkdtemp(prefix="mmeb-generated-"))
+
+
+def project_dir(project: Project) -> Path:
+    return _ROOT / project.org.seed_id
+
+
 @lru_cache(maxsize=2)
 def rendered_projects(n: int) -> tuple[Project, ...]:
     """Projects with records and rule questions (about 5 s each: the PDFs and images are rendered)."""
@@ -44,7 +51,7 @@ def rendered_projects(n: int) -> tuple[Project, ...]:
     from mmeb_assets.qa.generate import generate_rule_items, make_context
     from mmeb_assets.records.render import render_records
 
-    root = Path(tempfile.mkdtemp(prefix="mmeb-generated-"))
+    root = _ROOT
     out = []
     for p in planned_projects(n):
         records = render_records(p.facts, p.org, p.plan, root / p.org.seed_id, random_seed=p.seed)

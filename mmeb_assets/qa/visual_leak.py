@@ -1,0 +1,45 @@
+"""Visual-only questions whose gold value a text-only reader could read from stored text.
+
+A question whose gold evidence is all visual records (report pages, slides, images) tests reading
+pixels only if its value is absent from the stored text of that evidence. Named coincidences are
+allowed: a year that the record's title or header also carries (a report titled '... 2023'), the
+record's author (metadata the paper's stored text keeps: 'who wrote report v1?'), and one-character values.
+"""
+from __future__ import annotations
+
+import re
+
+from mmeb_assets.qa.text import contains_value
+from mmeb_assets.schema import QAItem, Record
+
+YEAR = re.compile(r"(19|20)\d\d")
+
+
+def coincidence(value: str, record: Record) -> str:
+    """Why a value in the stored text does not count as a leak ('' when it does)."""
+    if len(value.strip()) <= 1:
+        return "one character"
+    if value.strip() == record.text.split("\n", 1)[0].split("] ", 1)[-1].split(" — ")[0].strip():
+        return "the author, which the paper's stored text carries as metadata"
+    if YEAR.fullmatch(value.strip()) and (value in record.title or value in record.text.split("\n", 1)[0]):
+        return "a year in the title or header"
+    return ""
+
+
+def leaks(item: QAItem, by_id: dict[str, Record]) -> list[str]:
+    """Evidence ids whose stored text carries the gold value of a visual-only question."""
+    if item.answer_status != "answerable" or item.evidence_stats.modality != "visual" or not item.gold.value:
+        return []
+    out = []
+    for rid in item.evidence:
+        record = by_id.get(rid)
+        if record and contains_value(record.text, item.gold.value) and not coincidence(item.gold.value, record):
+            out.append(rid)
+    return out
+
+
+def leak_share(items: list[QAItem], by_id: dict[str, Record]) -> tuple[int, int]:
+    """(visual-only questions with the value in stored text, visual-only questions with a value)."""
+    visual = [i for i in items if i.answer_status == "answerable" and i.evidence_stats.modality == "visual"
+              and i.gold.value]
+    return sum(bool(leaks(i, by_id)) for i in visual), len(visual)
