@@ -132,3 +132,25 @@ def test_100_rendered_projects_are_distinct():
     check_unanswerable_are_near_misses(projects)
     worst = max(top_frame_share(p.records.records, p.org, p.plan)[0] for p in projects)
     assert worst <= MAX_TOP_FRAME
+
+
+def test_stale_document_questions_list_every_document_stale_then():
+    """Issue 27 item 3: a 'which documents still showed the old value' gold names every document whose
+    version current at the correction shows the wrong value, and cites a record of each."""
+    from mmeb_assets.qa.families.conflict import stale_at
+    from mmeb_assets.qa.families.base import GenContext
+    checked = 0
+    for p in rendered_projects(RENDERED):
+        by_id = {r.id: r for r in p.records.records}
+        ctx = GenContext(index=None, provenance=None)
+        for item in (i for i in p.items if i.generator == "rules:cross_source.stale"):
+            error = next(e for e in p.plan.errors if e.wrong_value in item.gold.answer
+                         and e.correct_value in item.gold.answer)
+            correction = by_id[item.solution[0].record_ids[0]]
+            from mmeb_assets.qa.evidence import ProjectIndex
+            ctx.index = ProjectIndex(plan=p.plan, org=p.org, records=p.records)
+            docs = stale_at(ctx, error, correction.timestamp)
+            cited = {by_id[r].doc_id for r in item.evidence if by_id[r].doc_id}
+            assert {d.id for d in docs} == cited, (item.q, [d.id for d in docs], cited)
+            checked += 1
+    assert checked >= 1
