@@ -84,3 +84,21 @@ def test_drawn_values_are_legible_to_ocr():
 def _project_dir(project) -> Path:
     from generated_projects import project_dir
     return project_dir(project)
+
+
+def test_version_questions_need_both_images():
+    """Issue 27 items 2-3: a 'what changed between versions' question cites two image units, and each is
+    needed: the earlier shows only the old value, the later only the new one."""
+    from mmeb_assets.qa.evidence import ProjectIndex
+    made = 0
+    for p in rendered_projects(RENDERED):
+        index = ProjectIndex(plan=p.plan, org=p.org, records=p.records)
+        for item in (i for i in p.items if i.generator == "rules:temporal.visual_versions"):
+            old, new = item.derivation.competing_values[0], item.gold.value
+            first, second = (index.by_id[r] for r in item.evidence)
+            assert item.evidence_stats.n_images == 2 and first.modality == second.modality == "visual"
+            assert index.shows(first, old) and not index.shows(first, new)
+            assert index.shows(second, new) and not index.shows(second, old)
+            assert not contains_value(first.text, old) and not contains_value(second.text, new)
+            made += 1
+    assert made >= 1
