@@ -35,6 +35,7 @@ def test_every_family_renders_without_slips():
     ("What was the value for None in 2023?", "unfilled slot"),
     ("Is a MRR of 41.3 above an baseline?", "wrong article"),
     ("Which is higher , the F1 or the EM?", "unfilled slot"),
+    ("For the Kestrel project at Brightwell Labs, With the correction applied, is it higher?", "capitalized mid-sentence"),
 ])
 def test_the_detector_catches_each_slip(question, kind):
     assert kind in {k for k, _ in template_slips(question)}

@@ -110,7 +110,9 @@ def sentence(text: str) -> str:
 QUESTION_OPENERS = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "in", "on", "at",
                     "did", "do", "does", "is", "was", "were", "are", "has", "had", "have", "among", "after",
                     "before", "by", "list", "as", "according", "a", "an", "the", "between", "from", "name",
-                    "give", "can", "could", "should", "since", "until", "during", "for", "if", "of"}
+                    "give", "can", "could", "should", "since", "until", "during", "for", "if", "of", "with",
+                    "once", "given", "assuming", "ignoring", "excluding", "including", "using", "under", "across",
+                    "looking", "counting", "taking", "going", "based", "comparing", "considering"}
 
 
 def scope_to_project(q: str, codename: str, company: str) -> str:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 
-from mmeb_assets.qa.phrasing import indefinite
+from mmeb_assets.qa.phrasing import QUESTION_OPENERS, indefinite
 
 DOUBLED = re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE)
 STUTTER = re.compile(r"\b(\w{3,}?)\s+\1(s|es)\b", re.IGNORECASE)  # 'value values', 'result results'
 SLOT = re.compile(r"\{[^{}]*\}|<[A-Z_]+>|\$\{|\bNone\b|\bnan\b|\[\]|\(\)|\s[,.;:?]|,,|\.\.(?!\.)")
+MID_CAPITAL = re.compile(r", ([A-Z][a-z]+)\b")  # 'For the X project at Y, With the correction ...'
 ARTICLE = re.compile(r"\b(a|an|A|An) ['\"‘“(]?([^\s'\"’”)]+)")
 
 
@@ -33,6 +34,9 @@ def template_slips(question: str, names: list[str] = ()) -> list[tuple[str, str]
     for match in SLOT.finditer(question):
         if not _allowed(match.group(0), names):
             out.append(("unfilled slot", match.group(0)))
+    for match in MID_CAPITAL.finditer(question):
+        if match.group(1).lower() in QUESTION_OPENERS and not _allowed(match.group(0), names):
+            out.append(("capitalized mid-sentence", match.group(0)))
     for match in ARTICLE.finditer(question):
         article, word = match.group(1).lower(), match.group(2)
         if not re.match(r"[\w.]", word) or _allowed(match.group(0), names):

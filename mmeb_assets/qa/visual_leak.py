@@ -3,7 +3,8 @@
 A question whose gold evidence is all visual records (report pages, slides, images) tests reading
 pixels only if its value is absent from the stored text of that evidence. Named coincidences are
 allowed: a year that the record's title or header also carries (a report titled '... 2023'), the
-record's author (metadata the paper's stored text keeps: 'who wrote report v1?'), and one-character values.
+record's author (metadata the paper's stored text keeps: 'who wrote report v1?'), yes/no verdicts
+(a derived answer, not a drawn value) and one-character values.
 """
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ def coincidence(value: str, record: Record) -> str:
     """Why a value in the stored text does not count as a leak ('' when it does)."""
     if len(value.strip()) <= 1:
         return "one character"
+    if re.match(r"(yes|no)\b", value.strip(), re.IGNORECASE):
+        return "a yes/no verdict (derived by the reader, not drawn)"
     if value.strip() == record.text.split("\n", 1)[0].split("] ", 1)[-1].split(" — ")[0].strip():
         return "the author, which the paper's stored text carries as metadata"
     if YEAR.fullmatch(value.strip()) and (value in record.title or value in record.text.split("\n", 1)[0]):
