@@ -2,7 +2,8 @@
 
 A question whose gold evidence is all visual records (report pages, slides, images) tests reading
 pixels only if its value is absent from the stored text of that evidence. Named coincidences are
-allowed: a year that the record's title or header also carries (a report titled '... 2023'), the
+allowed: a year that the record's title or header also carries (a report titled '... 2023') or that
+the caption lists among all the year columns, the
 record's author (metadata the paper's stored text keeps: 'who wrote report v1?'), yes/no verdicts
 (a derived answer, not a drawn value) and one-character values.
 """
@@ -26,6 +27,9 @@ def coincidence(value: str, record: Record) -> str:
         return "the author, which the paper's stored text carries as metadata"
     if YEAR.fullmatch(value.strip()) and (value in record.title or value in record.text.split("\n", 1)[0]):
         return "a year in the title or header"
+    columns = re.search(r"columns:? (.*)$", record.text, re.MULTILINE)
+    if YEAR.fullmatch(value.strip()) and columns and value in columns.group(1).split(", "):
+        return "a year column the caption lists with all the others (it does not single out the answer)"
     return ""
 
 
