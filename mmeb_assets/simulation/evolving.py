@@ -86,8 +86,8 @@ class EvolvingPlanner:
                  "Settled after the review.", "Revisited once more before the delivery."]
         picked = [values[i % len(values)] for i in range(n)]
         for i in range(1, n):
-            if picked[i] == picked[i - 1]:
-                picked[i] = values[(i + 1) % len(values)]
+            if picked[i] == picked[i - 1] or (i == n - 1 and picked[i] == picked[0]):
+                picked[i] = next((v for v in values if v not in (picked[i - 1], picked[0])), picked[i])
         vs = [_v(self.config, f, channel, speaker if i != 1 else self.org.lead_id, picked[i], notes[i],
                  "initial" if i == 0 else "change") for i, f in enumerate(fracs)]
         return EvolvingDraft(id="", kind=kind, subject=subject, versions=vs)
@@ -122,8 +122,12 @@ def rules_evolving(org: Organization, config: SimulationConfig, anchors: Anchors
     builders = {"owner": planner.owner, "deadline": planner.deadline, "option": planner.option,
                 first_kind: lambda: planner.budget_or_size(first_kind), "name": planner.name_fact,
                 "other": lambda: planner.budget_or_size("size" if first_kind == "budget" else "budget")}
-    kinds = list(builders)
-    rng.shuffle(kinds)
+    # one numeric fact (budget or size) always drifts: the fact-change computation and comparison
+    # questions need it (a text-only seed may have no other computation); the rest are drawn
+    others = [k for k in builders if k != first_kind]
+    rng.shuffle(others)
+    kinds = others[:max(config.n_evolving_facts - 1, 0)]
+    kinds.insert(rng.randrange(len(kinds) + 1), first_kind)
     out = []
     for n, kind in enumerate(kinds[:config.n_evolving_facts], start=1):
         fact = builders[kind]()

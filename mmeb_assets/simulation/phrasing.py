@@ -59,5 +59,7 @@ def voiced(person: Person, core: str, rng: random.Random, where: str) -> str:
         opening = ""
     body = lower_first(core) if opening and not opening.endswith("\n- ") and opening not in ("- ",) else core
     if key == "terse" or closing.startswith(("?", " -", ",", " (")):
-        body = body.rstrip(".")
+        # a sentence's full stop goes; a value that ends in a detached '.' (a seed cell such as
+        # 'sunny , with a high near 38 .' or '.') keeps it
+        body = body[:-1] if body.endswith(".") and not body.endswith((" .", "..")) else body
     return f"{opening}{body}{closing}".strip()
