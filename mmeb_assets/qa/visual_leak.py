@@ -5,7 +5,8 @@ pixels only if its value is absent from the stored text of that evidence. Named 
 allowed: a year that the record's title or header also carries (a report titled '... 2023') or that
 the caption lists among all the year columns, the
 record's author (metadata the paper's stored text keeps: 'who wrote report v1?'), yes/no verdicts
-(a derived answer, not a drawn value) and one-character values.
+(a derived answer, not a drawn value), one-character values, the header's timestamp, and an
+answer the question itself names as one of its choices ('which is higher: A or B?').
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from mmeb_assets.qa.text import contains_value
 from mmeb_assets.schema import QAItem, Record
 
 YEAR = re.compile(r"(19|20)\d\d")
+STAMP = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}")
 
 
 def coincidence(value: str, record: Record) -> str:
@@ -37,10 +39,13 @@ def leaks(item: QAItem, by_id: dict[str, Record]) -> list[str]:
     """Evidence ids whose stored text carries the gold value of a visual-only question."""
     if item.answer_status != "answerable" or item.evidence_stats.modality != "visual" or not item.gold.value:
         return []
+    if contains_value(item.q, item.gold.value):
+        return []   # a choice the question itself names ('which is higher: A or B?'): the caption adds nothing
     out = []
     for rid in item.evidence:
         record = by_id.get(rid)
-        if record and contains_value(record.text, item.gold.value) and not coincidence(item.gold.value, record):
+        text = STAMP.sub(" ", record.text) if record else ""   # the header's timestamp is metadata
+        if record and contains_value(text, item.gold.value) and not coincidence(item.gold.value, record):
             out.append(rid)
     return out
 
