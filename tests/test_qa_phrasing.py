@@ -120,4 +120,6 @@ def test_questions_name_their_project_once_and_keep_names_cased():
     assert scope_to_project("LLaVA-1.5 or BLIP-2: which scores higher?", "K", "B Labs").endswith(", LLaVA-1.5 or BLIP-2: which scores higher?")
     named = "What value did the Kestrel team at Brightwell Labs measure for the index size?"
     assert scope_to_project(named, "Kestrel", "Brightwell Labs") == named   # already names the company
+    with_first = scope_to_project("With the correction applied, is it higher?", "Kestrel", "Brightwell Labs")
+    assert ", with the correction" in with_first   # issue 27: 'For the ... at ..., With the correction' was a slip
     assert scope_to_project(scoped, "Kestrel", "Brightwell Labs") == scoped  # idempotent

@@ -112,7 +112,8 @@ def test_pdf_pptx_png_open_back(rendered):
     deck = Presentation(str(project / "docs/deck_v2.pptx"))
     slide_recs = [r for r in rs.records if r.doc_id == "deck_v2" and r.source == "slide"]
     assert len(deck.slides) == len(slide_recs)
-    assert "83.5" in "\n".join(r.text for r in slide_recs)
+    assert "83.5" in "\n".join(r.pixel_text for r in slide_recs)   # drawn on the slide (issue 27)
+    assert "83.5" not in "\n".join(r.text for r in slide_recs)     # and not in its stored text
     for r in slide_recs:
         with Image.open(project / r.image_path) as img:
             assert img.size == (1280, 720)

@@ -73,7 +73,7 @@ class Script:
 
 def _broken_org(replies: dict) -> str:
     draft = json.loads(replies["organization"])
-    leads = next(c for c in draft["channels"] if c["id"] == "leads")
+    leads = next(c for c in draft["channels"] if c["id"].endswith("leads"))
     leads["members"].append(draft["late_joiner_id"])          # the junior may not see restricted channels
     return json.dumps(draft)
 

@@ -236,9 +236,9 @@ def test_drafted_steps_that_break_an_invariant_are_repaired_in_shared_assembly()
         it.done = it.done.model_copy(update={"day": 0})
     first = schedule.items[0]
     twin = ErrorDraft(id="err_01", kind="swapped_digits", target=f"{first.id}:Top-1", wrong_value="0.268",
-                      slipped_by=org.lead_id, slipped={"day": 1, "time": "10:00"}, slip_channel="leads",
-                      noticed_by=org.pm_id, noticed={"day": 1, "time": "11:00"}, notice_channel="leads",
-                      fixed={"day": 1, "time": "12:00"}, fix_channel="leads")
+                      slipped_by=org.lead_id, slipped={"day": 1, "time": "10:00"}, slip_channel=ch["leads"],
+                      noticed_by=org.pm_id, noticed={"day": 1, "time": "11:00"}, notice_channel=ch["leads"],
+                      fixed={"day": 1, "time": "12:00"}, fix_channel=ch["leads"])
     plan = build_event_plan_rules(facts, org, random_seed=3, config=config, drafts={"schedule": schedule,
                                                                                     "errors": [twin]})
     found = check_plan(facts, org, plan)

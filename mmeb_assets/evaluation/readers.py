@@ -84,13 +84,15 @@ def _sentence_initial_word(line: str, match: re.Match) -> bool:
     return not before or before.endswith((":", ".", "!", "?"))
 
 
-def mentions(question: str, records: list[Record], numeric: bool) -> list[Mention]:
-    """Every value of the asked kind on a line that shares content words with the question."""
+def mentions(question: str, records: list[Record], numeric: bool, sees_pixels: bool = False) -> list[Mention]:
+    """Every value of the asked kind on a line that shares content words with the question; with
+    `sees_pixels` (the oracle, an ideal multimodal reader) also the text drawn in visual records."""
     wanted = terms(question)
     found: list[Mention] = []
     who = question.strip().lower().startswith(("who", "whose"))
     for position, record in enumerate(presentation_order(records)):
-        lines = [l for l in record.text.splitlines() if l.strip()]
+        text = f"{record.text}\n{record.pixel_text}" if sees_pixels and record.pixel_text else record.text
+        lines = [l for l in text.splitlines() if l.strip()]
         # The source header names the author: skipped as metadata, except when the question asks who.
         for number, line in enumerate(lines if who or len(lines) <= 1 else lines[1:]):
             overlap = len(wanted & terms(line))
@@ -101,13 +103,14 @@ def mentions(question: str, records: list[Record], numeric: bool) -> list[Mentio
     return found
 
 
-def read_answer(question: str, records: list[Record], policy: str) -> str:
+def read_answer(question: str, records: list[Record], policy: str, sees_pixels: bool = False) -> str:
     """The latest (or first) mention of a matching value on the best-matching lines; 'Yes' to a
     yes/no question (the constant guess: a high score flags an unbalanced yes/no split)."""
     if YES_NO.match(question):
         return "Yes"
     numeric = wants_number(question)
-    found = mentions(question, records, numeric) or mentions(question, records, not numeric)
+    found = (mentions(question, records, numeric, sees_pixels)
+             or mentions(question, records, not numeric, sees_pixels))
     if not found:
         return ABSTAIN
     best = max(m.overlap for m in found)

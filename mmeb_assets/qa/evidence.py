@@ -94,7 +94,7 @@ class ProjectIndex:
 
     def surface(self, record: Record) -> str:
         if record.id not in self._surface:
-            parts = [record.text, record.title, record.filename, record.author, record.channel]
+            parts = [record.text, record.pixel_text, record.title, record.filename, record.author, record.channel]
             parts += self.picture_values(record)
             self._surface[record.id] = "\n".join(p for p in parts if p)
         return self._surface[record.id]

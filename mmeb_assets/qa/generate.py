@@ -4,7 +4,7 @@ from __future__ import annotations
 from mmeb_assets.qa import unanswerable
 from mmeb_assets.qa.evidence import ProjectIndex
 from mmeb_assets.qa.families import (
-    attribution, board, conflict, corrected, disagree, extraction, facts, numeric, temporal,
+    attribution, board, conflict, corrected, disagree, extraction, facts, numeric, temporal, visual_versions,
 )
 from mmeb_assets.qa.families.base import GenContext
 from mmeb_assets.qa.text import normalize
@@ -21,7 +21,7 @@ FAMILIES = (
     ("computation", corrected.computation), ("comparison", corrected.comparison),
     ("interpretation", corrected.interpretation), ("interpretation", board.interpretation),
     ("cross_source_conflict", conflict.generate), ("cross_source_conflict", disagree.generate),
-    ("temporal_conflict", temporal.generate),
+    ("temporal_conflict", temporal.generate), ("temporal_conflict", visual_versions.generate),
 )
 
 

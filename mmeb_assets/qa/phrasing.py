@@ -93,6 +93,14 @@ def source_name(source: str, definite: bool = False) -> str:
     return re.sub(r"^(a|an) ", "the ", name) if definite else name
 
 
+def plural_values(metric_name: str) -> str:
+    """'nDCG@10 values', but 'value' / 'second value' / 'values' -> 'values' (no 'value values')."""
+    words = metric_name.split()
+    if words and words[-1].lower() in ("value", "values"):
+        return "values"
+    return f"{metric_name} values"
+
+
 def sentence(text: str) -> str:
     """One space between words and a capital first letter."""
     text = " ".join(text.split())
@@ -102,7 +110,9 @@ def sentence(text: str) -> str:
 QUESTION_OPENERS = {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "in", "on", "at",
                     "did", "do", "does", "is", "was", "were", "are", "has", "had", "have", "among", "after",
                     "before", "by", "list", "as", "according", "a", "an", "the", "between", "from", "name",
-                    "give", "can", "could", "should", "since", "until", "during", "for", "if", "of"}
+                    "give", "can", "could", "should", "since", "until", "during", "for", "if", "of", "with",
+                    "once", "given", "assuming", "ignoring", "excluding", "including", "using", "under", "across",
+                    "looking", "counting", "taking", "going", "based", "comparing", "considering"}
 
 
 def scope_to_project(q: str, codename: str, company: str) -> str:

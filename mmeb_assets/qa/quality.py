@@ -109,7 +109,7 @@ def reader_scores(items: list[QAItem], index: ProjectIndex, k: int = SHORTCUT_K,
         retrieved = stored or ranker.top(item.q, k)
         scores = out[item.task]
         scores.n += 1
-        scores.oracle += judge_rules(item, read_answer(item.q, gold, "latest")).correct
+        scores.oracle += judge_rules(item, read_answer(item.q, gold, "latest", sees_pixels=True)).correct
         scores.first += judge_rules(item, read_answer(item.q, retrieved, "first")).correct
         scores.latest += judge_rules(item, read_answer(item.q, retrieved, "latest")).correct
     return out

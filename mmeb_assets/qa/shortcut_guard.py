@@ -43,7 +43,7 @@ class ReaderJudge:
             gold = [self.index.by_id[i] for i in item.evidence if i in self.index.by_id]
             top = self.ranker.top(item.q, self.k)
             self._cache[item.id] = ItemReads(
-                oracle=judge_rules(item, read_answer(item.q, gold, "latest")).correct,
+                oracle=judge_rules(item, read_answer(item.q, gold, "latest", sees_pixels=True)).correct,
                 first=judge_rules(item, read_answer(item.q, top, "first")).correct,
                 latest=judge_rules(item, read_answer(item.q, top, "latest")).correct)
         return self._cache[item.id]

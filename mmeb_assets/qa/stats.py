@@ -23,6 +23,28 @@ SOURCE_TITLE = {"slack": "Slack messages", "email": "Email", "notion": "Notion e
                 "txt": "TXT", "log": "LOG", "pdf_page": "PDF pages", "slide": "Slides", "image": "Standalone images"}
 
 
+# The paper's Table 3 (d) and appendix Table 4 (shares in %), printed beside ours; a row more than
+# PAPER_TOLERANCE points away is marked.
+PAPER_3D = {("Evidence size", "1 unit"): 49.1, ("Evidence size", "2 units"): 32.4, ("Evidence size", "3+ units"): 18.5,
+            ("Source types", "1"): 69.8, ("Source types", "2"): 25.8, ("Source types", "3+"): 4.4,
+            ("Unit modality", "Text only"): 45.4, ("Unit modality", "Visual only"): 36.9,
+            ("Unit modality", "Text + visual"): 17.7,
+            ("Image units", "0"): 45.4, ("Image units", "1"): 40.7, ("Image units", "2+"): 13.9}
+PAPER_4 = {"extraction": (58.2, 37.3, 4.5), "attribution": (97.5, 1.3, 1.3), "computation": (37.1, 49.0, 13.9),
+           "comparison": (22.6, 56.1, 21.2), "interpretation": (40.1, 40.9, 19.0),
+           "cross_source_conflict": (43.4, 24.1, 32.5), "temporal_conflict": (52.4, 21.2, 26.4),
+           "all": (45.4, 36.9, 17.7)}
+PAPER_TOLERANCE = 8.0
+
+
+def beside_paper(n: int, d: int, paper: float) -> list[str]:
+    """[our share, the paper's share, '' or '> 8 pts' when they are further apart than the tolerance]."""
+    if not d:
+        return ["–", f"{paper:.1f}%", ""]
+    ours = 100.0 * n / d
+    return [f"{ours:.1f}%", f"{paper:.1f}%", f"off {ours - paper:+.1f}" if abs(ours - paper) > PAPER_TOLERANCE else ""]
+
+
 class StatTable(BaseModel):
     name: str
     title: str
@@ -71,7 +93,8 @@ def table_3d(items: list[QAItem]) -> StatTable:
 
     def bucket(values, labels):
         c = Counter(values)
-        return [[group, label, str(c[label]), _pct(c[label], n)] for group, label in labels]
+        return [[group, label, str(c[label])] + beside_paper(c[label], n, PAPER_3D[(group, label)])
+                for group, label in labels]
 
     size = ["1 unit" if i.evidence_stats.n_units == 1 else "2 units" if i.evidence_stats.n_units == 2 else "3+ units" for i in ans]
     srcs = [str(min(len(i.evidence_stats.source_types), 3)).replace("3", "3+") for i in ans]
@@ -82,7 +105,7 @@ def table_3d(items: list[QAItem]) -> StatTable:
             + bucket(mod, [("Unit modality", b) for b in ("Text only", "Visual only", "Text + visual")])
             + bucket(imgs, [("Image units", b) for b in ("0", "1", "2+")]))
     return StatTable(name="table3d_evidence", title=f"Table 3 (d) Evidence ({n} answerable questions)",
-                     columns=["Group", "Bucket", "# Q", "Share"], rows=rows)
+                     columns=["Group", "Bucket", "# Q", "Share", "Paper", "> 8 pts"], rows=rows)
 
 
 def table_2(items: list[QAItem]) -> StatTable:
@@ -124,14 +147,22 @@ def table_4(items: list[QAItem]) -> StatTable:
     ans_all = _answerable(items)
     for task in TASKS[:-1]:
         ans = [i for i in ans_all if i.task == task]
-        c = Counter(i.evidence_stats.modality for i in ans)
-        rows.append([TASK_TITLE[task], str(len(ans)), _pct(c["text"], len(ans)), _pct(c["visual"], len(ans)),
-                     _pct(c["text+visual"], len(ans))])
-    c = Counter(i.evidence_stats.modality for i in ans_all)
-    rows.append(["All answerable questions", str(len(ans_all)), _pct(c["text"], len(ans_all)),
-                 _pct(c["visual"], len(ans_all)), _pct(c["text+visual"], len(ans_all))])
-    return StatTable(name="table4_modality", title="Appendix Table 4: gold evidence modality by task",
-                     columns=["Task", "# Q", "Text only", "Visual only", "Text + visual"], rows=rows)
+        rows.append([TASK_TITLE[task], str(len(ans))] + _modality_cells(ans, PAPER_4[task]))
+    rows.append(["All answerable questions", str(len(ans_all))] + _modality_cells(ans_all, PAPER_4["all"]))
+    return StatTable(name="table4_modality", title="Appendix Table 4: gold evidence modality by task, ours (paper)",
+                     columns=["Task", "# Q", "Text only", "Visual only", "Text + visual", "> 8 pts"], rows=rows)
+
+
+def _modality_cells(ans: list[QAItem], paper: tuple[float, float, float]) -> list[str]:
+    """'45.0% (45.4%)' per modality, and the modalities more than 8 points from the paper."""
+    c = Counter(i.evidence_stats.modality for i in ans)
+    cells, off = [], []
+    for name, key, ref in zip(("text", "visual", "text+visual"), ("text", "visual", "text+visual"), paper):
+        ours, theirs, mark = beside_paper(c[key], len(ans), ref)
+        cells.append(f"{ours} ({theirs})")
+        if mark:
+            off.append(f"{name} {mark.removeprefix('off ')}")
+    return cells + ["; ".join(off)]
 
 
 def table_5(items: list[QAItem]) -> StatTable:

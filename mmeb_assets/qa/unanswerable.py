@@ -10,14 +10,17 @@ from collections import Counter
 
 from mmeb_assets.qa.evidence import ProjectIndex
 from mmeb_assets.qa.families.base import GenContext, draft, is_year, stable_rank
+from mmeb_assets.qa.phrasing import metric
 from mmeb_assets.qa.text import contains_value
 from mmeb_assets.schema import Derivation, QAItem
 
-METRICS = ("serving cost per 1,000 queries", "p99 latency", "GPU memory footprint", "energy use per query",
-           "annotation cost per item", "carbon intensity", "inter-annotator agreement", "peak throughput")
-SUBJECTS = ("security review deadline", "legal sign-off owner", "data retention budget", "translation vendor",
-            "penetration test date")
-DATASETS = ("the held-out French split", "the 2019 archive subset", "the partner pilot logs")
+# Near misses are built from the project's own question: its metric, row, dataset, year or subject with
+# one qualifier changed. The qualifier alone never forms the premise, so no stock subject recurs across
+# projects (issue 27: "gpu memory footprint" asked of four projects taught a model the list).
+QUALIFIERS = ("held-out", "rerun", "worst-case", "median", "macro-averaged", "per-seed", "calibrated",
+              "post-deployment", "day-two", "weighted", "cross-validated", "ablated", "out-of-domain",
+              "quantized", "bootstrap", "second-pass")
+SPLITS = ("held-out", "out-of-domain", "pilot", "archived", "shadow", "re-annotated")
 MAX_ITEMS = 8
 MAX_PER_KIND = 3
 
@@ -32,6 +35,18 @@ def _replace(q: str, old: str, new: str) -> str | None:
         return None
     pattern = re.compile(re.escape(old), re.IGNORECASE)
     return pattern.sub(new, q, count=1)
+
+
+def _qualifier(ctx: GenContext, question: str) -> str:
+    return QUALIFIERS[stable_rank(ctx.seed, question, "qualifier") % len(QUALIFIERS)]
+
+
+def near_customer(customer: str, rank: int) -> str:
+    """'Harborline Logistics' -> 'Harborline Transit': the same first word, another sector."""
+    from mmeb_assets.simulation.names import CUSTOMER_TAILS
+    head = customer.split()[0]
+    tails = [t for t in CUSTOMER_TAILS if t not in customer]
+    return f"{head} {tails[rank % len(tails)]}"
 
 
 def _candidates(item: QAItem, ctx: GenContext) -> list[tuple[str, str, str]]:
@@ -49,33 +64,35 @@ def _candidates(item: QAItem, ctx: GenContext) -> list[tuple[str, str, str]]:
             out.append((new, new_year, f"year {col} -> {new_year}"))
     elif family == "extraction.cell" or family.startswith("computation."):
         _, _, col = key.rpartition(":")
-        for metric in sorted(METRICS, key=lambda m: stable_rank(item.q, m)):
-            new = _replace(item.q, col, metric)
-            if new:
-                out.append((new, metric, f"metric '{col}' -> '{metric}'"))
-                break
+        near = f"{_qualifier(ctx, item.q)} {metric(col)}"
+        new = _replace(item.q, metric(col), near) or _replace(item.q, col, near)
+        if new:
+            out.append((new, near, f"metric '{col}' -> '{near}'"))
         item_id = key.split(":")[0].split("|")[0]
         plan_item = ctx.index.items.get(item_id)
         if plan_item and plan_item.dataset:
-            dataset = DATASETS[stable_rank(item.q) % len(DATASETS)]
+            split = SPLITS[stable_rank(ctx.seed, item.q, "split") % len(SPLITS)]
+            dataset = f"the {split} split of {plan_item.dataset}"
             new = _replace(item.q, f"on {plan_item.dataset}", f"on {dataset}")
             if new:
-                out.append((new, dataset.removeprefix("the "), f"dataset '{plan_item.dataset}' -> '{dataset}'"))
+                out.append((new, f"{split} split", f"dataset '{plan_item.dataset}' -> '{dataset}'"))
     elif family in ("temporal.as_of", "temporal.latest", "temporal.before"):
         fact = next((f for f in ctx.index.plan.evolving_facts if f.id == key), None)
-        if fact:
-            # named for the project's customer, as the real subjects are (the workspace is shared)
-            subject = f"{SUBJECTS[stable_rank(item.q) % len(SUBJECTS)]} for {ctx.index.org.customer.name}"
+        customer = ctx.index.org.customer.name
+        if fact and customer in fact.subject:
+            # a near-miss entity: the same subject for a customer with the project's customer's first word
+            other = near_customer(customer, stable_rank(ctx.seed, item.q))
+            subject = fact.subject.replace(customer, other)
             new = _replace(item.q, fact.subject, subject)
             if new:
-                out.append((new, subject, f"subject '{fact.subject}' -> '{subject}'"))
+                out.append((new, other, f"customer '{customer}' -> '{other}'"))
     elif family == "extraction.invented":
         fact = next((f for f in ctx.index.plan.invented if f.id == key), None)
         if fact:
-            metric = METRICS[stable_rank(item.q) % len(METRICS)]
-            new = _replace(item.q, fact.name, metric)
+            near = f"{_qualifier(ctx, item.q)} {fact.name}"
+            new = _replace(item.q, fact.name, near)
             if new:
-                out.append((new, metric, f"measurement '{fact.name}' -> '{metric}'"))
+                out.append((new, near, f"measurement '{fact.name}' -> '{near}'"))
     return out
 
 

@@ -271,8 +271,8 @@ def _check_decks(rs: RecordSet, project_dir: Path) -> list[str]:
         if len(texts) != len(recs):
             out.append(f"{filename}: {len(texts)} slides but {len(recs)} slide records")
         for r in recs:
-            if r.page and r.page <= len(texts) and texts[r.page - 1].strip() not in r.text:
-                out.append(f"{r.id}: stored text differs from the slide text read back from {filename}")
+            if r.page and r.page <= len(texts) and texts[r.page - 1].strip() not in r.pixel_text:
+                out.append(f"{r.id}: pixel text differs from the slide text read back from {filename}")
     return out
 
 

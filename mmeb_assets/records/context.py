@@ -24,6 +24,7 @@ class Draft:
     timestamp: datetime
     text: str
     author: str = ""
+    pixel_text: str = ""  # visual records: what the image shows (values included)
     channel: str = ""
     recipients: list[str] = field(default_factory=list)
     title: str = ""
@@ -129,7 +130,7 @@ def to_records(ctx: RenderContext) -> list[Record]:
             id=rid, project=ctx.seed_id, source=d.source,
             modality="visual" if d.source in ("pdf_page", "slide", "image") else "text",
             timestamp=d.timestamp, order=order, author=d.author, channel=d.channel,
-            recipients=d.recipients, title=d.title, filename=d.filename, page=d.page, text=d.text,
+            recipients=d.recipients, title=d.title, filename=d.filename, page=d.page, text=d.text, pixel_text=d.pixel_text,
             image_path=d.image_path, doc_id=d.doc_id, version=version, supersedes=supersedes,
             event_ids=d.event_ids, access=d.access, provenance=ctx.provenance(d),
             doc_key=d.doc_key, reply_to=d.reply_to,

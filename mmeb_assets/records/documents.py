@@ -11,6 +11,7 @@ from mmeb_assets.records.pdf_report import build_pdf, rasterise
 from mmeb_assets.records.report_spec import ReportSpec, results_table
 from mmeb_assets.records.slide_render import render_deck
 from mmeb_assets.records.slides import DeckSpec, build_pptx, read_back
+from mmeb_assets.records.visual_text import blocked_values, caption_description, drawn_table, drawn_values
 from mmeb_assets.schema.workspace import DocumentPlan
 
 
@@ -34,7 +35,8 @@ def chart_png(ctx: RenderContext, doc: DocumentPlan, column: str, path: Path) ->
     wrong = shown_wrong(doc, ctx.plan)
     items = [i for i in items_of(ctx.plan, doc.item_ids) if i.id not in doc.pending_item_ids and column in i.values]
     values = [dict(item_cells(i, wrong))[column] for i in items]
-    return save_png(bar_chart(f"{column} by run", [i.label for i in items], values), path)
+    save_png(bar_chart(f"{column} by run", [i.label for i in items], values), path)
+    return [i.label for i in items], values
 
 
 def table_png(ctx: RenderContext, doc: DocumentPlan, path: Path, title: str = "") -> Path:
@@ -46,7 +48,9 @@ def report_assets(ctx: RenderContext, doc: DocumentPlan) -> dict[str, Path]:
     assets: dict[str, Path] = {}
     done = [i for i in doc.item_ids if i not in doc.pending_item_ids]
     for col in numeric_columns(ctx.plan, done)[:2]:
-        assets[f"chart:{col}"] = chart_png(ctx, doc, col, ctx.project_dir / "assets" / f"{doc.id}_chart_{_slug(col)}.png")
+        chart = ctx.project_dir / "assets" / f"{doc.id}_chart_{_slug(col)}.png"
+        chart_png(ctx, doc, col, chart)
+        assets[f"chart:{col}"] = chart
     assets["table_image:all"] = table_png(ctx, doc, ctx.project_dir / "assets" / f"{doc.id}_table.png", "Results table")
     for fig in ctx.facts.figures:
         path = ctx.project_dir / fig.image_path
@@ -69,7 +73,8 @@ def report_drafts(ctx: RenderContext, doc: DocumentPlan, spec: ReportSpec, event
         title = f"{doc.title} v{doc.version}"
         header = source_header("pdf_page", doc.time, author=ctx.name(doc.author), title=title, page=n)
         out.append(Draft(source="pdf_page", timestamp=doc.time, author=doc.author, title=title,
-                         filename=ctx.rel(pdf), page=n, text=f"{header}\n{text.strip()}", image_path=ctx.rel(png),
+                         filename=ctx.rel(pdf), page=n, pixel_text=text.strip(), image_path=ctx.rel(png),
+                         text=f"{header}\n{caption_description('Report page', n, text, blocked_values(ctx.plan, ctx.org))}",
                          doc_id=doc.id, version=doc.version, event_ids=event_ids, access=access,
                          doc_key=f"{doc.doc_key}:p{n}", supersedes_key=f"{doc.doc_key}:p{n}", **generator))
     return out
@@ -86,7 +91,8 @@ def deck_drafts(ctx: RenderContext, doc: DocumentPlan, spec: DeckSpec, event_ids
         title = f"{doc.title} v{doc.version}"
         header = source_header("slide", doc.time, author=ctx.name(doc.author), title=title, page=n)
         out.append(Draft(source="slide", timestamp=doc.time, author=doc.author, title=title,
-                         filename=ctx.rel(pptx), page=n, text=f"{header}\n{text.strip()}", image_path=ctx.rel(png),
+                         filename=ctx.rel(pptx), page=n, pixel_text=text.strip(), image_path=ctx.rel(png),
+                         text=f"{header}\n{caption_description('Slide', n, text, blocked_values(ctx.plan, ctx.org))}",
                          doc_id=doc.id, version=doc.version, event_ids=event_ids, access=access,
                          renderer=renderer, doc_key=f"{doc.doc_key}:s{n}", supersedes_key=f"{doc.doc_key}:s{n}"))
     return out
@@ -97,16 +103,19 @@ def image_draft(ctx: RenderContext, doc: DocumentPlan, event_ids: list[str]) -> 
     path = doc_path(ctx, doc, "images", ".png")
     if doc.kind == "chart_image" and doc.values:
         save_png(bar_chart(doc.title, list(doc.values), list(doc.values.values())), path)
+        pixels = drawn_values(list(doc.values), list(doc.values.values()))
         caption = f"Chart: {doc.title}." + (f" {doc.description[0].upper()}{doc.description[1:]}."
                                              if doc.description else "")
     elif doc.kind == "chart_image":
         cols = numeric_columns(ctx.plan, doc.item_ids)
         if not cols:
             return None
-        chart_png(ctx, doc, cols[0], path)
+        labels, values = chart_png(ctx, doc, cols[0], path)
+        pixels = drawn_values(labels, values)
         caption = f"Bar chart: {cols[0]} for " + ", ".join(i.label for i in items_of(ctx.plan, doc.item_ids))
     elif doc.kind == "table_image":
         table_png(ctx, doc, path)
+        pixels = drawn_table(*results_table(ctx, doc))
         caption = f"Table image: {doc.title}; columns " + ", ".join(results_table(ctx, doc)[0])
     else:
         fig = next((f for f in ctx.facts.figures if f.id in doc.figure_ids), None)
@@ -114,11 +123,13 @@ def image_draft(ctx: RenderContext, doc: DocumentPlan, event_ids: list[str]) -> 
             return None
         path = ctx.project_dir / fig.image_path
         caption = f"Figure: {fig.caption}" + (f"\n{doc.description}" if doc.description else "")
+        pixels = "\n".join(doc.pixel_only_values)
     for value in doc.pixel_only_values:
         caption = scrub_value(caption, value, "(see image)")
     header = source_header("image", doc.time, author=ctx.name(doc.author), title=doc.title)
     return Draft(source="image", timestamp=doc.time, author=doc.author, title=doc.title, filename=ctx.rel(path),
-                 text=f"{header}\n{caption}", image_path=ctx.rel(path), doc_id=doc.id, version=doc.version,
+                 text=f"{header}\n{caption}", pixel_text=pixels, image_path=ctx.rel(path), doc_id=doc.id,
+                 version=doc.version,
                  event_ids=event_ids, access=doc_access(ctx, doc), doc_key=doc.doc_key,
                  supersedes_key=doc.doc_key)
 
@@ -138,5 +149,6 @@ def source_table_drafts(ctx: RenderContext) -> list[Draft]:
         out.append(Draft(source="image", timestamp=when, author=items[-1].owner, title=title,
                          filename=ctx.rel(path), image_path=ctx.rel(path),
                          text=f"{header}\nTable image with columns: {', '.join(table.header)}",
+                         pixel_text=drawn_table(table.header, table.rows),
                          access=ctx.everyone(when), doc_key=f"sheet:{table.id}", optional=3))
     return out

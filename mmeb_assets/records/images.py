@@ -10,6 +10,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from mmeb_resources.storage import atomic_write_bytes
 
+VALUE_FONT_PX = 16   # values are drawn at least this tall (em size in pixels): legible to OCR and to a VLM
+LABEL_FONT_PX = 14
 FONT_CANDIDATES = ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
                    "/usr/share/fonts/dejavu/DejaVuSans.ttf"]
 
@@ -61,8 +63,8 @@ def bar_chart(title: str, labels: list[str], values: list[str], *, size=(800, 50
         x1 = left + (i + 1) * slot - slot * 0.2
         bar = 0 if num is None else max(2, int(height * max(num, 0) / top))
         draw.rectangle([x0, base - bar, x1, base], fill=(74, 111, 165))
-        draw.text(((x0 + x1) / 2, base - bar - 8), value, fill=(0, 0, 0), font=font(16), anchor="ms")
-        draw.text(((x0 + x1) / 2, base + 10), _fit(label, slot), fill=(40, 40, 40), font=font(14), anchor="ma")
+        draw.text(((x0 + x1) / 2, base - bar - 8), value, fill=(0, 0, 0), font=font(VALUE_FONT_PX), anchor="ms")
+        draw.text(((x0 + x1) / 2, base + 10), _fit(label, slot), fill=(40, 40, 40), font=font(LABEL_FONT_PX), anchor="ma")
     return img
 
 
@@ -87,6 +89,6 @@ def table_image(title: str, header: list[str], rows: list[list[str]], *, width=9
         draw.rectangle([pad, y, width - pad, y + row_h], fill=fill, outline=(200, 200, 200))
         for c, cell in enumerate(row[:cols]):
             span = first if c == 0 else other
-            draw.text((xs[c] + 8, y + 8), _fit(str(cell), span), fill=(0, 0, 0), font=font(15, bold=r == 0))
+            draw.text((xs[c] + 8, y + 8), _fit(str(cell), span), fill=(0, 0, 0), font=font(VALUE_FONT_PX, bold=r == 0))
         y += row_h
     return img

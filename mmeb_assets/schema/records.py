@@ -27,7 +27,11 @@ class Record(BaseModel):
     title: str = ""
     filename: str = ""
     page: int | None = None
-    text: str = Field(description="stored text, starting with its source header")
+    text: str = Field(description="stored text, starting with its source header; for a visual record only "
+                                  "header, title and a caption-level description, never a value it depicts")
+    pixel_text: str = Field(default="", description="visual records: the text drawn in the image (what a "
+                                                     "reader of the pixels sees); not indexed, not shown to "
+                                                     "text-only readers")
     image_path: str | None = Field(default=None, description="relative to projects/<seed>/")
     doc_id: str = Field(default="", description="DocumentPlan id for pages, slides and images")
     version: int = 1

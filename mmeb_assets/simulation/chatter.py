@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from mmeb_assets.schema.workspace import DocumentPlan, EvolvingFact, PlanItem, ScriptedError
 from mmeb_assets.simulation.events import EventBook
+from mmeb_assets.simulation.organization import general_channel
 from mmeb_assets.simulation.timeline import worktime
 
 NO_WHERE = ("email", "notion", "meeting", "files")
@@ -31,7 +32,7 @@ def meetings_and_emails(book: EventBook, anchors, items: list[PlanItem], docs: l
              recipients=["customer"], title=f"{org.project_codename}: plan for this week",
              core=f"Dear {org.customer.contact.split()[0]}, here is our plan for the week: {org.project_sentence} "
                   f"We will deliver at {org.milestone_b.name}.")
-    book.add("welcome:slack", joiner.joined_at, org.pm_id, "welcome", "general",
+    book.add("welcome:slack", joiner.joined_at, org.pm_id, "welcome", general_channel(org),
              f"{org.person(org.pm_id).first_name} welcomes {joiner.first_name} to the team", recipients=[joiner.id],
              core=f"Please welcome {joiner.name}, who joins us as {joiner.role}!")
     book.add("welcome:mail", book.later(joiner.joined_at, 0.1), org.pm_id, "welcome", "email",
@@ -115,7 +116,7 @@ def standups(book: EventBook, items: list[PlanItem], channel: str) -> None:
             book.add(f"standup:{day}:{person.id}", when, person.id, "status_update", channel,
                      STANDUP[k_].format(who=person.first_name, label=item.label), refs=[item.id],
                      core=STANDUP_CORE[k_].format(label=item.label))
-        book.add(f"eod:{day}", cfg.day(day, 18, 10), org.pm_id, "status_update", "general",
+        book.add(f"eod:{day}", cfg.day(day, 18, 10), org.pm_id, "status_update", general_channel(org),
                  f"{org.person(org.pm_id).first_name} wraps up day {day + 1}",
                  core=rng.choice(["That's a wrap for today, thanks all.", "Good progress today. See you tomorrow.",
                                   "Wrapping up - open items are in the tracker."]))

@@ -7,6 +7,7 @@ from mmeb_assets.schema.workspace import Decision, EvolvingFact, InventedFact, O
 from mmeb_assets.simulation.config import SimulationConfig, slot_time
 from mmeb_assets.simulation.drafts import DecisionDraft
 from mmeb_assets.simulation.errors import numeric_cells
+from mmeb_assets.simulation.organization import leads_channel
 from mmeb_assets.simulation.schedule import Anchors, _slot
 from mmeb_assets.simulation.timeline import to_frac
 
@@ -44,7 +45,7 @@ def _release(org, items, errors, config, anchors) -> list[DecisionDraft]:
         body=f"We go with {rel.label}: {col} {rv}, against {refv} for {ref.label}.",
         rationale=(f"It is the strongest configuration we have and it holds up on the checks; {col} is "
                    f"{rv} against {refv} for {ref.label}."),
-        decided_by=org.lead_id, at=_slot(config, max(last_fix, anchors.release) + 0.006), channel="leads",
+        decided_by=org.lead_id, at=_slot(config, max(last_fix, anchors.release) + 0.006), channel=leads_channel(org),
         cites=[rv, refv])]
 
 
@@ -93,7 +94,7 @@ def _option(org, invented, evolving, config) -> list[DecisionDraft]:
         id="", title=f"Use the {final.value} for {org.milestone_b.name}",
         body=f"{option.subject.capitalize()}: {final.value}. Measured {fact.name}: {shown}.",
         rationale=f"It is the option the customer can run without new hardware, and {fact.name} is {shown}.",
-        decided_by=org.lead_id, at=_slot(config, to_frac(config, final.time) + 0.004), channel="leads",
+        decided_by=org.lead_id, at=_slot(config, to_frac(config, final.time) + 0.004), channel=leads_channel(org),
         cites=[final.value, shown])]
 
 
@@ -111,7 +112,7 @@ def _settled(org, evolving, config) -> list[DecisionDraft]:
         out.append(DecisionDraft(
             id="", title=title, body=f"The {fact.subject} stays at {ver.value} until delivery.",
             rationale=f"{why} {ver.value}.", decided_by=org.pm_id,
-            at=_slot(config, to_frac(config, ver.time) + 0.005), channel="leads", cites=[ver.value]))
+            at=_slot(config, to_frac(config, ver.time) + 0.005), channel=leads_channel(org), cites=[ver.value]))
     return out
 
 

@@ -9,6 +9,7 @@ from mmeb_assets.schema.workspace import (
     Decision, DocumentPlan, EvolvingFact, InventedFact, Organization, PlanItem, ScriptedError,
 )
 from mmeb_assets.simulation.config import SimulationConfig
+from mmeb_assets.simulation.names import ascii_slug
 from mmeb_assets.simulation.schedule import Anchors, fmt_number
 from mmeb_assets.simulation.timeline import after, worktime
 
@@ -42,6 +43,9 @@ class DocumentPlanner:
     def versioned(self, key: str, kind: str, title: str, author: str, times: list[datetime], where: str,
                   lag_h: float = 0.0, **extra) -> list[DocumentPlan]:
         out = []
+        code = self.org.project_codename
+        if code.lower() not in title.lower():   # titles are per project: the workspace holds every project
+            title = f"{code}: {title}"
         for n, when in enumerate(times, start=1):
             as_of = after(self.config, when, -lag_h) if lag_h else when
             done = [i.id for i in self.items if i.completed_at <= when]
@@ -70,10 +74,10 @@ class DocumentPlanner:
         figs = [f.id for f in self.facts.figures][:4]
         self.versioned("report", "report", f"{org.project_codename} {self.word('V_deliverable')}", org.report_author_id,
                        [self.at(a.report_v1), self.at(a.report_v2)], self.ch["results"], figure_ids=figs,
-                       filename=f"{org.project_codename.lower()}_report.pdf")
+                       filename=f"{ascii_slug(org.project_codename).replace('-', '_')}_report.pdf")
         self.versioned("deck", "deck", f"{org.project_codename} review deck", org.report_author_id,
                        [self.at(a.deck_v1), self.at(a.deck_v2)], self.ch["customer"], figure_ids=figs[:2],
-                       filename=f"{org.project_codename.lower()}_review.pptx")
+                       filename=f"{ascii_slug(org.project_codename).replace('-', '_')}_review.pptx")
 
     def word(self, key: str) -> str:
         from mmeb_assets.simulation.terms import terms

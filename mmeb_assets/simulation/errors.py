@@ -8,7 +8,7 @@ from mmeb_assets.schema.workspace import InventedFact, Organization, PlanItem, S
 from mmeb_assets.simulation.config import SimulationConfig, slot_time
 from mmeb_assets.simulation.drafts import ErrorDraft
 from mmeb_assets.simulation.error_invariants import error_problems
-from mmeb_assets.simulation.organization import dm_id
+from mmeb_assets.simulation.organization import dm_between
 from mmeb_assets.simulation.schedule import Anchors, _slot
 from mmeb_assets.simulation.timeline import to_frac
 
@@ -51,8 +51,9 @@ def _noticer(org: Organization, slipper: str, preferred: list[str], want_dm: boo
     pool = [p for p in preferred if p not in (slipper, org.late_joiner_id)]
     if want_dm:
         for person in pool:
-            if dm_id(person, slipper) in chans:
-                return person, dm_id(person, slipper)
+            dm = dm_between(org, person, slipper)
+            if dm in chans:
+                return person, dm
     members = chans[channel].members
     for person in pool + [m for m in members if m not in pool]:
         if person in members and person not in (slipper, org.late_joiner_id):
@@ -175,8 +176,8 @@ class ErrorPlanner:
         if scenario == "early":
             channel, slipper, want_dm = ch["results"], owner, False
         elif scenario == "straddle":
-            channel = ch["work"] if kind == "wrong_unit" else "leads"
-            slipper = org.report_author_id if channel == "leads" else self.rng.choice(
+            channel = ch["work"] if kind == "wrong_unit" else ch["leads"]
+            slipper = org.report_author_id if channel == ch["leads"] else self.rng.choice(
                 [p for p in org.channel(channel).members if p not in (owner, org.late_joiner_id)])
             want_dm = True
         else:

@@ -80,5 +80,5 @@ class EventBook:
                 recipients=p.recipients, attachment=p.attachment, title=p.title,
                 reply_to=ids.get(p.reply_to, ""),
                 visible_to=self.visible_to(p.where, p.actor, p.recipients, p.time),
-                draft=voiced(self.org.person(p.actor), core, self.rng, p.where)))
+                draft=voiced(self.org.person(p.actor), core, self.rng, p.where, keep=p.must)))
         return events

@@ -51,7 +51,7 @@ class EvolvingPlanner:
         taken = max(self.a.joiner + u(0.05, 0.09), moved + 0.03)
         vs = [_v(self.config, start, self.ch["results"], org.pm_id, self.name(first),
                  f"{org.person(first).first_name} takes the acceptance checklist to start with.", "initial"),
-              _v(self.config, moved, "leads", org.lead_id, self.name(second),
+              _v(self.config, moved, self.ch["leads"], org.lead_id, self.name(second),
                  f"{org.person(first).first_name} is needed on the runs, so the checklist moves.", "change"),
               _v(self.config, taken, self.ch["results"], org.pm_id,
                  self.name(org.late_joiner_id), "The new joiner takes the checklist as a first task.", "change")]
@@ -76,14 +76,19 @@ class EvolvingPlanner:
 
     def _sequence(self, kind: str, spec: tuple[str, list[str]], speaker: str, channel: str, lo: float,
                   hi: float) -> EvolvingDraft:
+        """Two to four versions at drawn times; values cycle through the spec's (a settled value may return)."""
         subject, values = spec[0].format(customer=self.org.customer.name), spec[1]
-        n = 3 if self.rng.random() < 0.5 else 2
+        n = self.rng.choice([2, 2, 3, 3, 4])
         fracs = sorted(self.rng.uniform(lo, hi) for _ in range(n))
         for i in range(1, n):
             fracs[i] = max(fracs[i], fracs[i - 1] + 0.02)
         notes = ["Starting point for the week.", "Changed after this week's numbers came in.",
-                 "Settled after the review."]
-        vs = [_v(self.config, f, channel, speaker if i != 1 else self.org.lead_id, values[i], notes[i],
+                 "Settled after the review.", "Revisited once more before the delivery."]
+        picked = [values[i % len(values)] for i in range(n)]
+        for i in range(1, n):
+            if picked[i] == picked[i - 1] or (i == n - 1 and picked[i] == picked[0]):
+                picked[i] = next((v for v in values if v not in (picked[i - 1], picked[0])), picked[i])
+        vs = [_v(self.config, f, channel, speaker if i != 1 else self.org.lead_id, picked[i], notes[i],
                  "initial" if i == 0 else "change") for i, f in enumerate(fracs)]
         return EvolvingDraft(id="", kind=kind, subject=subject, versions=vs)
 
@@ -91,13 +96,13 @@ class EvolvingPlanner:
         template, values = OPTIONS[self.org.archetype]
         subject = template.format(customer=self.org.customer.name)
         first, last = self.rng.sample(values, 2)
-        return self._sequence("option", (subject, [first, last, first]), self.org.lead_id, "leads", 0.05,
+        return self._sequence("option", (subject, [first, last, first]), self.org.lead_id, self.ch["leads"], 0.05,
                               self.a.report_v2 - 0.05)
 
     def budget_or_size(self, kind: str) -> EvolvingDraft:
         spec = (BUDGET if kind == "budget" else SIZE)[self.org.archetype]
         return self._sequence(kind, spec, self.org.pm_id if kind == "budget" else self.workers[0],
-                              "leads" if kind == "budget" else self.ch["work"], 0.06, 0.7)
+                              self.ch["leads"] if kind == "budget" else self.ch["work"], 0.06, 0.7)
 
     def name_fact(self) -> EvolvingDraft:
         code = self.org.project_codename
@@ -110,13 +115,22 @@ class EvolvingPlanner:
 
 def rules_evolving(org: Organization, config: SimulationConfig, anchors: Anchors, rng: random.Random,
                    channels: dict[str, str]) -> list[EvolvingDraft]:
+    """Which facts drift is drawn per project (kinds and their order), as are how often and when each
+    moves (`_sequence`), so no two projects share a drift history."""
     planner = EvolvingPlanner(org, config, anchors, rng, channels)
     first_kind = rng.choice(["budget", "size"])
-    builders = [planner.owner, planner.deadline, planner.option, lambda: planner.budget_or_size(first_kind),
-                planner.name_fact, lambda: planner.budget_or_size("size" if first_kind == "budget" else "budget")]
+    builders = {"owner": planner.owner, "deadline": planner.deadline, "option": planner.option,
+                first_kind: lambda: planner.budget_or_size(first_kind), "name": planner.name_fact,
+                "other": lambda: planner.budget_or_size("size" if first_kind == "budget" else "budget")}
+    # one numeric fact (budget or size) always drifts: the fact-change computation and comparison
+    # questions need it (a text-only seed may have no other computation); the rest are drawn
+    others = [k for k in builders if k != first_kind]
+    rng.shuffle(others)
+    kinds = others[:max(config.n_evolving_facts - 1, 0)]
+    kinds.insert(rng.randrange(len(kinds) + 1), first_kind)
     out = []
-    for n, build in enumerate(builders[:config.n_evolving_facts], start=1):
-        fact = build()
+    for n, kind in enumerate(kinds[:config.n_evolving_facts], start=1):
+        fact = builders[kind]()
         fact.id = f"evo_{n:02d}"
         out.append(fact)
     return out

@@ -44,9 +44,9 @@ def _owns(role_key: str, role: str, facts: SourceFacts, t: dict, steps: list[str
     return f"{step.rstrip('.')} ({role.lower()} work on {comps[k % len(comps)]})"
 
 
-def _people(rng, facts: SourceFacts, config: SimulationConfig, archetype: str) -> list[PersonDraft]:
+def _people(rng, random_seed: int, facts: SourceFacts, config: SimulationConfig, archetype: str) -> list[PersonDraft]:
     t = terms(archetype)
-    full = names.pick_people_names(rng, config.n_people)
+    full = names.project_people_names(random_seed, config.n_people)
     roles = CORE_ROLES[archetype][:config.n_people - 1] + [("joiner", JOINER_ROLE[archetype])]
     voices = list(names.VOICES)
     rng.shuffle(voices)
@@ -60,24 +60,47 @@ def _people(rng, facts: SourceFacts, config: SimulationConfig, archetype: str) -
     return people
 
 
+def is_leads(channel_id: str) -> bool:
+    return channel_id == "leads" or channel_id.endswith("-leads")
+
+
+def general_channel(org: Organization) -> str:
+    """The company-wide channel ('<company>-general'; 'general' in older or LLM-drafted plans)."""
+    ids = [c.id for c in org.channels]
+    return next((c for c in ids if c == "general" or c.endswith("-general")), "general")
+
+
+def leads_channel(org: Organization) -> str:
+    return next((c.id for c in org.channels if is_leads(c.id)), "leads")
+
+
 def dm_id(a: str, b: str) -> str:
     x, y = sorted([a, b])
     return f"dm-{x}-{y}"
 
 
-def _channels(people: list[PersonDraft], code: str, archetype: str, customer_slug: str) -> list[ChannelDraft]:
+def dm_between(org, a: str, b: str) -> str | None:
+    """The id of the DM channel between two people, if the project has one."""
+    pair = sorted([a, b])
+    return next((c.id for c in org.channels if c.access == "dm" and sorted(c.members) == pair), None)
+
+
+def _channels(people: list[PersonDraft], code: str, archetype: str, customer_slug: str,
+              company_slug: str) -> list[ChannelDraft]:
+    """Every named channel carries the project's code or company slug, so no two projects share one
+    (a DM is named by its two people's ids, as Slack shows it)."""
     t = terms(archetype)
     ids = [p.id for p in people]
     lead, pm, author, *others = ids[:-1]
     joiner = ids[-1]
     core = [i for i in ids if i != joiner]
     chans = [
-        ChannelDraft(id="general", purpose="company-wide announcements and daily chatter", members=ids, access="public"),
+        ChannelDraft(id=f"{company_slug}-general", purpose="company-wide announcements and daily chatter", members=ids, access="public"),
         ChannelDraft(id=f"{code}-{t['results_word']}", purpose=f"{t['V_items']} and their numbers as they land",
                      members=ids, access="public"),
         ChannelDraft(id=f"{code}-{t['work_word']}", purpose=f"day-to-day {t['work_word']} work, configs and measurements",
                      members=core, access="restricted"),
-        ChannelDraft(id="leads", purpose="scope, decisions and customer commitments", members=[lead, pm, author],
+        ChannelDraft(id=f"{code}-leads", purpose="scope, decisions and customer commitments", members=[lead, pm, author],
                      access="restricted"),
         ChannelDraft(id=f"{code}-{customer_slug}", purpose="preparing what goes to the customer",
                      members=[lead, pm, author], access="restricted"),
@@ -96,15 +119,13 @@ def rules_org_draft(facts: SourceFacts, archetype: str, *, random_seed: int, con
     """The deterministic twin of the team-and-channel step."""
     rng = rng_for(random_seed, "organization")
     t = terms(archetype)
-    company = names.company_name(rng, archetype)
-    codename = rng.choice(names.CODENAMES)
+    company = names.company_name(random_seed, archetype)
+    codename = names.codename(random_seed)
     code = names.ascii_slug(codename)
-    customer = names.customer_name(rng)
-    contact = names.pick_people_names(rng_for(random_seed, "customer-contact"), 1)[0]
-    people = _people(rng, facts, config, archetype)
-    contact_first = contact.split()[0]
-    if contact_first in {p.name.split()[0] for p in people}:
-        contact = f"Dana {contact.split()[1]}"
+    customer = names.customer_name(random_seed)
+    # the contact takes the project's last name slot: distinct from the team and from other projects
+    contact = names.project_people_names(random_seed, names.PEOPLE_PER_PROJECT)[-1]
+    people = _people(rng, random_seed, facts, config, archetype)
     customer_slug = names.ascii_slug(customer.split()[0])
     internal = _internal_name(facts, codename, archetype)
     city, size = rng.choice(names.CITIES), rng.choice(SIZES)
@@ -132,7 +153,7 @@ def rules_org_draft(facts: SourceFacts, archetype: str, *, random_seed: int, con
         milestone_a=MilestoneDraft(name=f"{codename} internal review", day=config.days - 3, time="15:00"),
         milestone_b=MilestoneDraft(name=f"{codename} delivery to {customer}", day=config.days - 1, time="16:00"),
         people=people,
-        channels=_channels(people, code, archetype, customer_slug),
+        channels=_channels(people, code, archetype, customer_slug, names.ascii_slug(company)),
         late_joiner_id=people[-1].id,
         late_joiner_joins=Slot(day=config.late_joiner_day, time="10:00"),
         lead_id=people[0].id, pm_id=people[1].id, report_author_id=people[2].id,

@@ -45,8 +45,9 @@ def lower_first(text: str) -> str:
     return text[0].lower() + text[1:] if word in TEMPLATE_STARTS else text
 
 
-def voiced(person: Person, core: str, rng: random.Random, where: str) -> str:
-    """The message as this person would write it in a Slack channel or DM."""
+def voiced(person: Person, core: str, rng: random.Random, where: str, keep: list[str] = ()) -> str:
+    """The message as this person would write it in a Slack channel or DM; a value in `keep` that
+    ends the message keeps its own final '.' (a seed cell such as 'This menu is very good.')."""
     if where in ("notion", "files", "meeting"):
         return core
     if where == "email":
@@ -59,5 +60,8 @@ def voiced(person: Person, core: str, rng: random.Random, where: str) -> str:
         opening = ""
     body = lower_first(core) if opening and not opening.endswith("\n- ") and opening not in ("- ",) else core
     if key == "terse" or closing.startswith(("?", " -", ",", " (")):
-        body = body.rstrip(".")
+        # a sentence's full stop goes; a value that ends in a detached '.' (a seed cell such as
+        # 'sunny , with a high near 38 .' or '.') keeps it
+        ends_value = any(v.endswith(".") and body.endswith(v) for v in keep)
+        body = body[:-1] if body.endswith(".") and not body.endswith((" .", "..")) and not ends_value else body
     return f"{opening}{body}{closing}".strip()

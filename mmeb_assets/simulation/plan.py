@@ -17,17 +17,20 @@ from mmeb_assets.simulation.errors import assemble_errors, rules_errors
 from mmeb_assets.simulation.events import EventBook
 from mmeb_assets.simulation.evolving import assemble_evolving, rules_evolving
 from mmeb_assets.simulation.schedule import Anchors, display, rules_schedule, source_value_set
+from mmeb_assets.simulation.organization import general_channel, is_leads
 from mmeb_assets.simulation.timeline import worktime
 
 
 def channel_roles(org: Organization) -> dict[str, str]:
     """Which channel plays which part: results (public), work (restricted), customer prep (restricted)."""
-    public = [c.id for c in org.channels if c.access == "public" and c.id != "general"] or ["general"]
-    restricted = [c for c in org.channels if c.access == "restricted" and c.id != "leads"]
+    general = general_channel(org)
+    public = [c.id for c in org.channels if c.access == "public" and c.id != general] or [general]
+    restricted = [c for c in org.channels if c.access == "restricted" and not is_leads(c.id)]
     work = next((c.id for c in restricted if org.lead_id in c.members and len(c.members) > 3), None)
     customer = next((c.id for c in restricted if c.id != work and org.pm_id in c.members), None)
-    leads = next((c.id for c in org.channels if c.id == "leads"), work or public[0])
-    return {"results": public[0], "work": work or leads, "customer": customer or leads, "leads": leads}
+    leads = next((c.id for c in org.channels if is_leads(c.id)), work or public[0])
+    return {"results": public[0], "work": work or leads, "customer": customer or leads, "leads": leads,
+            "general": general}
 
 
 def assemble_items(draft: ScheduleDraft, facts: SourceFacts, config: SimulationConfig) -> list[PlanItem]:

@@ -94,23 +94,33 @@ def _which_applies(ctx, error, correction, stale) -> list[QAItem]:
     return out
 
 
+def stale_at(ctx: GenContext, error: ScriptedError, at) -> list:
+    """Every document stale at time `at`: the version of each document current then (the latest
+    posted at or before `at`) that still shows the error's wrong value, in posting order."""
+    current: dict[str, object] = {}
+    for doc in sorted(ctx.index.plan.documents, key=lambda d: (d.time, d.version)):
+        if doc.time <= at:
+            current[doc.doc_key] = doc
+    return [d for d in current.values() if error.id in d.error_ids_shown_wrong]
+
+
 def _which_sources(ctx, error, correction, stale) -> QAItem | None:
-    docs = [(r, n) for r, n in stale if r.doc_id]
-    if not docs:
+    """Which documents still showed the old value when it was corrected: all of them, each with the
+    record of its current version that shows the wrong value (issue 27: golds listed only some)."""
+    docs = stale_at(ctx, error, correction.timestamp)
+    shown = [(d, next(iter(ctx.index.doc_records(d.id, error.wrong_value)), None)) for d in docs]
+    if not docs or any(record is None for _, record in shown):
         return None
     phrase, key = _target(ctx, error)
-    titles = list(dict.fromkeys(ctx.index.docs[r.doc_id].title for r, _ in docs if r.doc_id in ctx.index.docs))
-    if not titles:
-        return None
-    first = {t: next(r for r, _ in docs if ctx.index.docs[r.doc_id].title == t) for t in titles}
-    evidence = ids([correction] + list(first.values()))
-    q = (f"After the {phrase} was corrected in {channel_ref(correction.channel) or correction.source}, "
-         f"which documents still show the old value?")
+    titles = list(dict.fromkeys((r.title or d.title) for d, r in shown))
+    evidence = ids([correction] + [record for _, record in shown])
+    q = (f"When the {phrase} was corrected in {channel_ref(correction.channel) or correction.source} "
+         f"({when(correction.timestamp)}), which documents then current still showed the old value?")
     answer = "; ".join(titles) + f" (showing {error.wrong_value} instead of {error.correct_value})"
     return draft(
         ctx, "cross_source_conflict", "cross_source.stale", q, answer, value="; ".join(titles), evidence=evidence,
         steps=[(f"The correction gives {error.wrong_value} -> {error.correct_value}.", [correction.id])]
-              + [(f"'{t}' still shows {error.wrong_value}.", [first[t].id]) for t in titles[:3]],
+              + [(f"'{r.title or d.title}' still shows {error.wrong_value}.", [r.id]) for d, r in shown],
         derivation=Derivation(kind="stale_sources", operands=titles + [error.wrong_value], result="; ".join(titles),
                               fact_key=key, premise_values=[]),
     )

@@ -8,7 +8,7 @@ from mmeb_assets.qa.families.base import (
     GenContext, cell_record, clean_cells, conflicted, draft, ids, is_cost_column, is_total, is_year, item_phrase,
     row_unit, series_phrase, stable_rank, unit_of, with_unit,
 )
-from mmeb_assets.qa.phrasing import metric
+from mmeb_assets.qa.phrasing import metric, plural_values
 from mmeb_assets.qa.text import decimals, fmt, parse_number
 from mmeb_assets.schema import Derivation, PlanItem, QAItem
 
@@ -298,7 +298,7 @@ def interpretation(ctx: GenContext) -> list[QAItem]:
         if Decimal(claim_text) == gap or Decimal(claim_text) <= 0:
             continue
         verdict = "Yes" if gap >= Decimal(claim_text) else "No"
-        q = (f"Do the recorded {metric(col)} values support the claim that the {metric(col)} of {item_phrase(hi)} exceeds that of "
+        q = (f"Do the recorded {plural_values(metric(col))} support the claim that the {metric(col)} of {item_phrase(hi)} exceeds that of "
              f"{item_phrase(lo)} by at least {claim_text}?")
         answer = f"{verdict}: {hv} vs {lv} is a gap of {fmt(gap, places)}, {'at least' if verdict == 'Yes' else 'less than'} {claim_text}."
         out.append(draft(
