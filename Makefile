@@ -29,7 +29,7 @@ demo: install
 
 test: install
 	mkdir -p $(DAGSTER_HOME)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q --durations=30
 
 ui: install
 	mkdir -p $(DAGSTER_HOME)
