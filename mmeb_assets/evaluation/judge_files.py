@@ -48,7 +48,7 @@ def _from_flat(row: dict) -> dict:
     """A row of the flat layout (the Parquet columns, e.g. read back with `datasets`) as a QAItem row."""
     out = {k: v for k, v in row.items() if k not in FLAT_ONLY}
     out["gold"] = {"answer": row.get("gold_answer"), "value": row.get("gold_value"), "unit": row.get("gold_unit") or ""}
-    for key in ("derivation", "validation"):
+    for key in ("derivation", "validation", "provenance"):
         if isinstance(out.get(key), str):
             out[key] = json.loads(out[key])
     out.setdefault("provenance", {"seed_id": row.get("project") or "", "stage": "qa",

@@ -64,6 +64,27 @@ def header_names(table: Table) -> tuple[list[str], int]:
     return names, used
 
 
+CAPTION_LEAD = re.compile(r"^\s*table\s+\d+[a-z]?\s*[:.\-–—]?\s*", re.I)
+
+
+def caption_measure(table: Table) -> str:
+    """The measure a caption names for a table whose columns are years: 'Table 1: Emissions by sector
+    (kt CO2e), 2023-2025' -> 'Emissions by sector (kt CO2e)'; '' when the caption names nothing."""
+    text = CAPTION_LEAD.sub("", table.caption or "").split(". ")[0].strip().rstrip(".")
+    text = re.sub(r",?\s*(?:in\s+)?(?:19|20)\d\d\s*(?:[-–]\s*(?:19|20)?\d\d)?\s*$", "", text).strip(" ,;:")
+    return text if re.search(r"[A-Za-z]{3,}", text) and len(text) <= 120 else ""
+
+
+def year_column_fact(table: Table, row_label: str, year: str) -> tuple[str, str]:
+    """(measure, subject) of a cell under a year column. 'Emissions by sector': the caption names the
+    measure and the row is the subject in that year; 'Indicators by year' (no other 'by'): each row
+    names its own measure and the year is the subject."""
+    caption = caption_measure(table)
+    if re.search(r"\bby (?!years?\b)\w", caption):
+        return caption, f"{row_label} in {year}"
+    return row_label, year
+
+
 def _unit_of(name: str, cell: str) -> str:
     if cell.strip().endswith("%"):
         return "%"
@@ -91,6 +112,9 @@ def table_facts(table: Table, tally: Tally) -> list[Fact]:
             if c == label_col or _numeric(cell) is None:
                 continue
             name = names[c] if c < len(names) else ""
+            cell_subject = subject
+            if YEAR.match(name.strip()) and caption_measure(table):
+                name, cell_subject = year_column_fact(table, subject, name.strip())
             if not re.search(r"[A-Za-z]{2,}", name) or ID_HEADER.match(name):
                 tally.add("no_measure" if not ID_HEADER.match(name or "x") else "identifier",
                           f"{table.id} p{table.page}: {cell!r} under {name!r}")
@@ -102,6 +126,6 @@ def table_facts(table: Table, tally: Tally) -> list[Fact]:
                 tally.add("no_measure", f"{table.id} p{table.page}: {cell!r} (no row header)")
                 continue
             facts.append(Fact(measure=re.sub(r"\s+", " ", name), value=cell.strip(), unit=_unit_of(name, cell),
-                              subject=subject, page=table.page, table_id=table.id,
+                              subject=cell_subject, page=table.page, table_id=table.id,
                               source=f"{table.id} row {r + 1} column {c + 1}"))
     return facts

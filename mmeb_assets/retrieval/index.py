@@ -194,10 +194,32 @@ def fts_index_current(table: Any) -> bool:
 
 
 def refresh_fts_index(table: Any) -> None:
-    """Rebuild the full-text index unless it is current. Retriever partitions that run at once may
-    both rebuild it; they build the same index and a conflicting commit is retried."""
-    if not fts_index_current(table):
-        ensure_fts_index(table, rebuild=True)
+    """Rebuild the full-text index unless it is current, one writer at a time: retriever partitions
+    that run at once (bm25, hybrid, the dense one) would otherwise preempt each other's CreateIndex
+    commits. Under the lock the latest version is checked again, so the second writer finds the first
+    writer's index current and leaves it."""
+    if fts_index_current(table):
+        return
+    with _fts_lock(table):
+        table.checkout_latest()
+        if not fts_index_current(table):
+            ensure_fts_index(table, rebuild=True)
+
+
+@contextlib.contextmanager
+def _fts_lock(table: Any):
+    """An flock beside a local table's folder (object storage: none; conflicts are retried)."""
+    uri = str(getattr(table, "uri", "") or "")
+    if not uri or ("://" in uri and not uri.startswith("file://")):
+        yield
+        return
+    folder = Path(uri.removeprefix("file://"))
+    with open(folder.parent / f".{folder.name}.fts.lock", "a+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def ensure_fts_index(table: Any, rebuild: bool = False) -> None:

@@ -130,8 +130,11 @@ def validate_evolving(draft: EvolvingFactsDraft, org: Organization, config: Simu
     out: list[str] = []
     joiner = org.person(org.late_joiner_id)
     got = [f.kind for f in draft.facts]
-    if len(got) != len(kinds) or any(g not in want.split(" or ") for g, want in zip(got, kinds)):
-        out.append(f"facts: kinds must be {kinds} in that order, got {got}")
+    allowed = {part for want in kinds for part in want.split(" or ")}
+    if len(got) != len(kinds) or len(set(got)) != len(got) or not set(got) <= allowed \
+            or not {"budget", "size"} & set(got):
+        out.append(f"facts: {len(kinds)} distinct kinds from {sorted(allowed)} (one budget or size "
+                   f"among them, in any order), got {got}")
     if not any(len(f.versions) >= 3 for f in draft.facts):
         out.append("facts: at least one fact needs 3 or more versions")
     for f in draft.facts:
