@@ -40,7 +40,7 @@ JUDGMENTS = Features({
 LEADERBOARD = Features({
     "table": STRING, "model": STRING, "group": STRING, "k": Value("int32"), "retriever": STRING,
     "column": STRING, "n": Value("int32"), "correct": Value("int32"), "accuracy": Value("float64"),
-    "ci_low": Value("float64"), "ci_high": Value("float64"),
+    "ci_low": Value("float64"), "ci_high": Value("float64"), "interval": STRING, "vs_best": STRING,
 })
 
 CONFIG_FEATURES: dict[str, Features] = {

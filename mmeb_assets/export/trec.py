@@ -4,7 +4,7 @@ for `trec_eval`, `pytrec_eval` and `ranx`.
 
 Scores are stored at 6 decimals, so neighbours can tie; `trec_eval` and `ranx` order by score and
 break ties their own way, which could move a record across a cutoff. Each written score is
-therefore lowered by 1e-9 steps where needed to keep it strictly below the previous one: every tool
+therefore lowered by 1e-4 steps (TIE_STEP) where needed to keep it strictly below the previous one: every tool
 then ranks exactly as the benchmark did, and Recall@k from these files equals the report's.
 """
 from __future__ import annotations
@@ -19,6 +19,11 @@ from mmeb_resources.storage import atomic_write_text
 NANO = 10 ** 9
 
 
+# 1e-4: a tie broken by less is lost where a tool reads scores in single precision (pytrec_eval),
+# whose float32 spacing is ~4e-6 at a BM25 score of 30; the written order is the benchmark's either way
+TIE_STEP = 100_000
+
+
 def strictly_decreasing(scores: list[float], n: int) -> list[int]:
     """Scores in units of 1e-9, each strictly below the one before; rank-based where scores are missing."""
     if len(scores) != n:
@@ -26,7 +31,7 @@ def strictly_decreasing(scores: list[float], n: int) -> list[int]:
     out: list[int] = []
     for score in scores:
         value = round(score * NANO)
-        out.append(min(value, out[-1] - 1) if out else value)
+        out.append(min(value, out[-1] - TIE_STEP) if out else value)
     return out
 
 
