@@ -106,6 +106,8 @@ DEADLINE = qa("What is the deadline at the end of the week?", "temporal_conflict
     (CLAIM, "No.", "wrong_verdict"),
     (CLAIM, "Yes and no.", "hedge"),
     (CLAIM, "It grew a lot.", "no_verdict"),
+    (CLAIM, "Not established in the records.", "false_abstention"),  # a leading "Not" that declines is no "no"
+    (CLAIM, "Not supported: it grew by 1,000.", "wrong_verdict"),
     (UNS, "The records do not mention run_09.", "correct_abstention"),
     (UNS, "0.405", "answered_unanswerable"),
     (UNS, "Not stated, but probably 0.41.", "answered_unanswerable"),

@@ -81,7 +81,7 @@ def test_it_works_on_a_benchmark_folder(folder, tmp_path):
     code, out, err = run_score("--answers", str(answers), "--name", "tiny", "--json", "--home", str(folder))
     assert code == 0, err
     result = json.loads(out)
-    assert result["n"] == 6 and result["accuracy"] == 33.3 and result["retrieval"] is None  # q1 and q3 right
+    assert result["n"] == 6 and result["accuracy"] == 50.0 and result["retrieval"] is None  # q1, q3; q4 declined
     assert result["by_task"]["interpretation"] is None  # no question of that task
     code, out, _ = run_score("--answers", str(answers), "--name", "tiny", "--home", str(folder))
     assert code == 0 and "**tiny** (submitted)" in out and "q2" in out  # unanswered questions are listed

@@ -99,7 +99,8 @@ def stance(text: str, start: int, end: int) -> str | None:
 def polarity(candidate: str) -> str | None:
     """'yes', 'no', 'both' (a hedge) or None (no verdict given)."""
     text = normalize(candidate)
-    lead_yes, lead_no = bool(YES.search(text)), bool(NO.search(text))
+    lead_yes = bool(YES.search(text))
+    lead_no = bool(NO.search(text)) and not ABSTENTION.match(text.lstrip(" \t\"'*-(["))  # "Not established" declines
     if lead_yes or lead_no:
         later = text[12:]
         if (lead_yes and re.search(r"\b(or no|and no|but no)\b", text, re.I)) or \

@@ -15,13 +15,14 @@ from mmeb_assets.evaluation.judge import RULES_JUDGE
 
 
 def _cmd_judge(args: argparse.Namespace) -> int:
-    from mmeb_assets.evaluation.judge_files import FileProblem, judge_answers, read_answers, read_questions
+    from mmeb_assets.evaluation.judge_files import judge_answers, read_questions
+    from mmeb_assets.evaluation.submission import SubmissionError, read_answers
     from mmeb_resources.storage import atomic_write_jsonl
 
     try:
         items = read_questions(Path(args.questions))
         answers = read_answers(Path(args.answers), {i.id for i in items})
-    except FileProblem as exc:
+    except SubmissionError as exc:
         print(f"mmeb judge: {exc}", file=sys.stderr)
         return 2
     try:

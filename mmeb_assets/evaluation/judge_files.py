@@ -1,7 +1,8 @@
 """Judging answers given as files: questions as the benchmark writes them, answers as {"id", "answer"}.
 
 Why strict reading: a user scoring their own system must learn at once which line of which file is
-wrong, so every problem is one `FileProblem` naming the file, the line and the field.
+wrong, so every problem is one line naming the file, the line and the field. The answers file is read
+by `submission.read_answers`, the same reader `mmeb score` uses.
 """
 from __future__ import annotations
 
@@ -12,32 +13,16 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from mmeb_assets.evaluation.judge import RULES_JUDGE, Verdict, judge_llm_batch, judge_rules
+from mmeb_assets.evaluation.submission import SubmissionError, json_rows
 from mmeb_assets.schema.qa import QAItem
 from mmeb_resources.llm import LLMResource
 
 
-class FileProblem(ValueError):
+class FileProblem(SubmissionError):
     """One line: '<file>:<line>: field '<field>': <what is wrong>'."""
 
     def __init__(self, path: Path, line: int, field: str, message: str):
         super().__init__(f"{path}:{line}: field '{field}': {message}")
-
-
-def _rows(path: Path):
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise FileProblem(path, 0, "-", f"cannot read the file ({exc.strerror or exc})") from exc
-    for n, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise FileProblem(path, n, "-", f"not valid JSON ({exc.msg})") from exc
-        if not isinstance(row, dict):
-            raise FileProblem(path, n, "-", "not a JSON object")
-        yield n, row
 
 
 FLAT_ONLY = ("category", "gold_answer", "gold_value", "gold_unit", "validation_decision", "validation_category",
@@ -59,7 +44,7 @@ def _from_flat(row: dict) -> dict:
 def read_questions(path: Path) -> list[QAItem]:
     """Rows as `questions.jsonl` holds them (QAItem fields plus category), or in the flat Parquet layout."""
     items, seen = [], set()
-    for n, row in _rows(path):
+    for n, row in json_rows(path):
         try:
             row = _from_flat(row) if "gold_answer" in row and "gold" not in row else row
         except json.JSONDecodeError as exc:
@@ -78,22 +63,6 @@ def read_questions(path: Path) -> list[QAItem]:
     if not items:
         raise FileProblem(path, 0, "-", "no questions in the file")
     return items
-
-
-def read_answers(path: Path, known: set[str]) -> dict[str, str]:
-    answers: dict[str, str] = {}
-    for n, row in _rows(path):
-        qid, answer = row.get("id"), row.get("answer")
-        if not isinstance(qid, str) or not qid:
-            raise FileProblem(path, n, "id", "missing or not a string")
-        if not isinstance(answer, str):
-            raise FileProblem(path, n, "answer", "missing or not a string")
-        if qid not in known:
-            raise FileProblem(path, n, "id", f"unknown question id {qid!r}")
-        if qid in answers:
-            raise FileProblem(path, n, "id", f"a second answer for {qid!r}")
-        answers[qid] = answer
-    return answers
 
 
 @dataclass(frozen=True)

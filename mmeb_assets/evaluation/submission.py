@@ -64,46 +64,64 @@ class Rows:
     lines: dict[str, int] = field(default_factory=dict)
 
 
-def _rows(path: Path, value_field: str, known: dict[str, QAItem]) -> Rows:
-    if not path.exists():
-        raise SubmissionError(f"{path}: file not found")
-    rows = Rows()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+def json_rows(path: Path):
+    """(line number, object) for each non-blank line of a JSONL file; anything else is one
+    SubmissionError naming the file and the line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SubmissionError(f"{path}: file not found") from None
+    except OSError as exc:
+        raise SubmissionError(f"{path}: cannot read the file ({exc.strerror or exc})") from None
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        where = f"{path}:{number}"
         try:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise SubmissionError(f"{where}: not a JSON object ({exc.msg})") from None
+            raise SubmissionError(f"{path}:{number}: field '-': not valid JSON, so not a JSON object "
+                                  f"({exc.msg})") from None
         if not isinstance(row, dict):
-            raise SubmissionError(f"{where}: not a JSON object")
+            raise SubmissionError(f"{path}:{number}: field '-': not a JSON object")
+        yield number, row
+
+
+_MISSING = object()
+
+
+def _rows(path: Path, value_field: str, known) -> Rows:
+    """One row per known question id; `known` is anything that answers `id in known`."""
+    rows = Rows()
+    for number, row in json_rows(path):
+        where = f"{path}:{number}"
         qid = row.get("id")
         if not isinstance(qid, str) or not qid:
-            raise SubmissionError(f"{where}: field 'id': {'missing' if qid is None else 'expected a question id string'}")
+            raise SubmissionError(f"{where}: field 'id': "
+                                  f"{'missing or not a string' if qid is None else 'expected a question id string'}")
         if qid not in known:
             raise SubmissionError(f"{where}: field 'id': unknown question id {qid!r}")
         if qid in rows.lines:
             raise SubmissionError(f"{where}: field 'id': {qid!r} again (first on line {rows.lines[qid]})")
-        if value_field not in row:
-            raise SubmissionError(f"{where}: field '{value_field}': missing")
-        rows.values[qid], rows.lines[qid] = row[value_field], number
+        rows.values[qid], rows.lines[qid] = row.get(value_field, _MISSING), number
     return rows
 
 
-def read_answers(path: Path, known: dict[str, QAItem]) -> dict[str, str]:
+def read_answers(path: Path, known) -> dict[str, str]:
     """question id -> answer text."""
     rows = _rows(path, "answer", known)
     for qid, value in rows.values.items():
         if not isinstance(value, str):
-            raise SubmissionError(f"{path}:{rows.lines[qid]}: field 'answer': expected a string")
+            why = "missing or not a string" if value is _MISSING else "expected a string"
+            raise SubmissionError(f"{path}:{rows.lines[qid]}: field 'answer': {why}")
     return dict(rows.values)  # type: ignore[arg-type]
 
 
-def read_retrieved(path: Path, known: dict[str, QAItem]) -> dict[str, list[str]]:
+def read_retrieved(path: Path, known) -> dict[str, list[str]]:
     """question id -> record ids, best first."""
     rows = _rows(path, "retrieved", known)
     for qid, value in rows.values.items():
+        if value is _MISSING:
+            raise SubmissionError(f"{path}:{rows.lines[qid]}: field 'retrieved': missing")
         if not isinstance(value, list) or not all(isinstance(rid, str) for rid in value):
             raise SubmissionError(f"{path}:{rows.lines[qid]}: field 'retrieved': expected a list of record id strings")
     return dict(rows.values)  # type: ignore[arg-type]
