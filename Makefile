@@ -27,9 +27,11 @@ install: $(STAMP)
 demo: install
 	@$(VENV)/bin/mmeb demo $(if $(WORKERS),--workers $(WORKERS)) $(if $(VERBOSE),--verbose)
 
+# TEST_WORKERS=N: pytest-xdist workers (default 2; 0 runs the suite in one process)
+TEST_WORKERS ?= 2
 test: install
 	mkdir -p $(DAGSTER_HOME)
-	$(PY) -m pytest -q --durations=30
+	$(PY) -m pytest -q --durations=30 $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadgroup)
 
 ui: install
 	mkdir -p $(DAGSTER_HOME)

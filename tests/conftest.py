@@ -20,6 +20,38 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED_SEEDS = REPO_ROOT.parent / "shared" / "seeds"
 
+# `make test` runs two pytest-xdist workers. Each gets a data home and Dagster instance of its own, so
+# tests that use the default home never share a SQLite instance or a LanceDB table across processes.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+if _WORKER:
+    _home = Path(os.environ.get("MMEB_HOME", REPO_ROOT / "data")) / f"pytest-{_WORKER}"
+    (_home / "dagster").mkdir(parents=True, exist_ok=True)
+    os.environ["MMEB_HOME"], os.environ["DAGSTER_HOME"] = str(_home), str(_home / "dagster")
+
+
+def pytest_itemcollected(item):
+    """Under xdist (`--dist loadgroup`): every test that reads the session's demo build runs on one
+    worker, so the demo is built once; the others go file by file, so module fixtures are built once.
+    (Marked as each item is collected: xdist reads the groups in its own collection_modifyitems.)"""
+    uses_demo = "demo_home" in getattr(item, "fixturenames", ()) or item.get_closest_marker("demo_build")
+    item.add_marker(pytest.mark.xdist_group("demo_home" if uses_demo else item.nodeid.split("::")[0]))
+
+
+_CLI_ENV = ("MMEB_MANIFEST", "MMEB_HOME", "MMEB_EXECUTOR", "DAGSTER_HOME")
+
+
+@pytest.fixture(autouse=True)
+def _restore_cli_env():
+    """`mmeb ...` run in-process sets these for the Definitions it loads (cli._choose_manifest_and_home);
+    put them back after each test, so a manifest chosen by one test never leaks into the next."""
+    before = {name: os.environ.get(name) for name in _CLI_ENV}
+    yield
+    for name, value in before.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
 
 @pytest.fixture()
 def mmeb_home(tmp_path, monkeypatch) -> Path:

@@ -12,9 +12,9 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 
-# The suite's demo build asks SmolLM2 (about 10 s a question on 2 cores) for 8 sampled questions,
+# The suite's demo build asks SmolLM2 (about 10 s a question on 2 cores) for 3 sampled questions,
 # not `make demo`'s 20: the same graph, a shorter suite.
-SUITE_SAMPLE_SIZE = "8"
+SUITE_SAMPLE_SIZE = "3"
 
 
 def demo_env(home: Path) -> dict:

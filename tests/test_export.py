@@ -19,6 +19,7 @@ from mmeb_assets.export.trec import format_score, strictly_decreasing
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 FORMATS = ["hf", "beir", "trec", "ragas"]
+pytestmark = pytest.mark.demo_build  # `build` asks for demo_home by name (see conftest's xdist groups)
 
 
 # --- without a build -------------------------------------------------------------------------------

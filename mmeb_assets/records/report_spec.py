@@ -70,7 +70,7 @@ def rules_report_spec(ctx: RenderContext, doc: DocumentPlan) -> ReportSpec:
                + (f"; {len(pending)} further results are pending and will be added in the next version."
                   if pending else "; all planned runs are complete."))
     pages = [Page(blocks=[Block(kind="heading", text=f"{doc.title} (v{doc.version})"),
-                          Block(kind="paragraph", text=f"{org.company_name} — {org.product}. {org.tagline}."),
+                          Block(kind="paragraph", text=f"{org.company_name} — {org.product}. {org.tagline[:1].upper()}{org.tagline[1:]}."),
                           Block(kind="paragraph", text=summary),
                           Block(kind="paragraph", text=f"{org.internal_model_name}: {mask_values(tx.one_sentence, unseen)}")]),
              Page(blocks=[Block(kind="heading", text="Method"),
