@@ -14,17 +14,21 @@ from mmeb_assets.schema import Derivation, PlanItem, QAItem
 
 
 def _columns(ctx: GenContext) -> dict[tuple[str, str], list[tuple[PlanItem, str]]]:
-    """(table, column) -> [(item, value)] over clean numeric cells, in plan order."""
+    """(table, column) -> [(item, value)] over clean numeric cells of one source table, in plan order.
+
+    Items made from sentences (no table) are left out: their column names only a kind of value ('share',
+    'amount'), so two of them are unrelated quantities ('the share of total collections' vs 'the share
+    of performance drops') that no reader would compare or divide."""
     groups: dict[tuple[str, str], list[tuple[PlanItem, str]]] = defaultdict(list)
     for item, col, value in clean_cells(ctx):
-        if not is_year(col) and not is_total(item):
-            groups[(item.table_id or "items", col)].append((item, value))
+        if item.table_id and not is_year(col) and not is_total(item):
+            groups[(item.table_id, col)].append((item, value))
     return {k: v for k, v in groups.items() if len(v) >= 2 and len({i.label for i, _ in v}) == len(v)}
 
 
 def _complete(ctx: GenContext, table: str, col: str, cells: list) -> bool:
     """Every item of the table that has this column is among the clean cells (rankings need all)."""
-    members = [i for i in ctx.index.plan.items if (i.table_id or "items") == table and col in i.values and not is_total(i)]
+    members = [i for i in ctx.index.plan.items if i.table_id == table and col in i.values and not is_total(i)]
     return len(members) == len(cells)
 
 
