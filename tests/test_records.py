@@ -262,3 +262,18 @@ def test_cli_renders_a_project_folder(mmeb_home, capsys):
     assert (project / "records.jsonl").exists()
     (project / "event_plan.json").write_text("{}", encoding="utf-8")
     assert main(["records", str(project)]) == 2
+
+
+def test_chart_titles_say_what_the_bars_are():
+    """A year column of an analysis table is no 'run' ('2023 by run' was drawn on the demo's emissions chart)."""
+    from datetime import datetime
+
+    from mmeb_assets.records.content import chart_title
+    from mmeb_assets.schema.workspace import PlanItem
+
+    def item(kind: str) -> PlanItem:
+        return PlanItem(id=kind, kind=kind, label="x", owner="o", completed_at=datetime(2026, 3, 2))
+
+    assert chart_title("2023", [item("analysis"), item("analysis")]) == "Values for 2023 by item"
+    assert chart_title("Recall@10", [item("progression"), item("release")]) == "Recall@10 by run"
+    assert chart_title("Cost (EUR m)", [item("analysis")]) == "Cost (EUR m) by item"

@@ -126,3 +126,10 @@ def pending_only_values(plan: EventPlan, doc: DocumentPlan) -> list[str]:
                     and not any(contains_value(a, val) for a in available):
                 out.append(val)
     return out
+
+
+def chart_title(column: str, items: list[PlanItem]) -> str:
+    """'Recall@10 by run' for runs; a year column of an analysis table reads 'Values for 2023 by item'."""
+    noun = "item" if items and all(i.kind == "analysis" for i in items) else "run"
+    what = f"Values for {column}" if re.fullmatch(r"(?:19|20)\d\d", column.strip()) else column
+    return f"{what} by {noun}"

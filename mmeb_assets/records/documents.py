@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mmeb_assets.records.content import item_cells, items_of, numeric_columns, shown_wrong
+from mmeb_assets.records.content import chart_title, item_cells, items_of, numeric_columns, shown_wrong
 from mmeb_assets.records.context import Draft, RenderContext
 from mmeb_assets.records.headers import scrub_value, source_header
 from mmeb_assets.records.images import bar_chart, save_png, table_image
@@ -35,7 +35,7 @@ def chart_png(ctx: RenderContext, doc: DocumentPlan, column: str, path: Path) ->
     wrong = shown_wrong(doc, ctx.plan)
     items = [i for i in items_of(ctx.plan, doc.item_ids) if i.id not in doc.pending_item_ids and column in i.values]
     values = [dict(item_cells(i, wrong))[column] for i in items]
-    save_png(bar_chart(f"{column} by run", [i.label for i in items], values), path)
+    save_png(bar_chart(chart_title(column, items), [i.label for i in items], values), path)
     return [i.label for i in items], values
 
 

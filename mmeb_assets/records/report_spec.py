@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from mmeb_assets.records.content import (
-    doc_decisions, doc_facts, doc_invented, invented_value, item_cells, items_of, metric_columns, numeric_columns,
+    chart_title, doc_decisions, doc_facts, doc_invented, invented_value, item_cells, items_of, metric_columns, numeric_columns,
     shown_wrong,
 )
 from mmeb_assets.records.context import RenderContext
@@ -67,7 +67,8 @@ def rules_report_spec(ctx: RenderContext, doc: DocumentPlan) -> ReportSpec:
     unseen = [v for item in pending for v in item.values.values()]
     summary = (f"This is version {doc.version} of the {doc.title}, prepared by {ctx.name(doc.author)} for the "
                f"{org.milestone_a.name}. It covers {len(done)} completed runs of {org.internal_model_name}"
-               + (f"; {len(pending)} further results are pending and will be added in the next version."
+               + (f"; {len(pending)} further {'result is' if len(pending) == 1 else 'results are'} pending and will "
+                  "be added in the next version."
                   if pending else "; all planned runs are complete."))
     pages = [Page(blocks=[Block(kind="heading", text=f"{doc.title} (v{doc.version})"),
                           Block(kind="paragraph", text=f"{org.company_name} — {org.product}. {org.tagline[:1].upper()}{org.tagline[1:]}."),
@@ -91,7 +92,7 @@ def rules_report_spec(ctx: RenderContext, doc: DocumentPlan) -> ReportSpec:
     cols = numeric_columns(plan, [i.id for i in done])
     if done and cols:
         pages.append(Page(blocks=[Block(kind="heading", text="Results at a glance"),
-                                  Block(kind="chart", ref=cols[0], text=f"{cols[0]} by run"),
+                                  Block(kind="chart", ref=cols[0], text=chart_title(cols[0], done)),
                                   Block(kind="caption", text=f"Figure A. {cols[0]} of the completed runs."),
                                   Block(kind="table_image", ref="all", text="Results table"),
                                   Block(kind="caption", text="Table A. The results table as an image.")]))
