@@ -147,8 +147,15 @@ def claim_values(facts: SourceFacts, index: int) -> dict[str, str] | None:
         name = fact.measure if fact else (claim.label.strip() or "reported figure")
         if name == label:
             name = kind_word(fact.unit if fact else "")
-        out.setdefault(name, value)
+        out.setdefault(with_unit_header(name, fact.unit if fact else ""), value)
     return out
+
+
+def with_unit_header(name: str, unit: str) -> str:
+    """A column header that keeps the fact's unit, as a table header would ('amount (USD million)',
+    'total operating costs (%)'): the cell keeps the printed number only, so without this the unit and
+    scale of a sentence ('$450 million', '66 percent') would be lost to every record and question."""
+    return f"{name} ({unit})" if unit and unit != "count" and unit not in name else name
 
 
 def claim_subject(facts: SourceFacts, index: int) -> str:
