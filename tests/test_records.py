@@ -277,3 +277,4 @@ def test_chart_titles_say_what_the_bars_are():
     assert chart_title("2023", [item("analysis"), item("analysis")]) == "Values for 2023 by item"
     assert chart_title("Recall@10", [item("progression"), item("release")]) == "Recall@10 by run"
     assert chart_title("Cost (EUR m)", [item("analysis")]) == "Cost (EUR m) by item"
+    assert chart_title("2023", [item("analysis"), item("release")]) == "Values for 2023 by item"  # demo's total row

@@ -130,6 +130,6 @@ def pending_only_values(plan: EventPlan, doc: DocumentPlan) -> list[str]:
 
 def chart_title(column: str, items: list[PlanItem]) -> str:
     """'Recall@10 by run' for runs; a year column of an analysis table reads 'Values for 2023 by item'."""
-    noun = "item" if items and all(i.kind == "analysis" for i in items) else "run"
+    noun = "item" if any(i.kind == "analysis" for i in items) else "run"  # an analysis table's total is a release
     what = f"Values for {column}" if re.fullmatch(r"(?:19|20)\d\d", column.strip()) else column
     return f"{what} by {noun}"
