@@ -83,6 +83,18 @@ def test_drift_histories_are_drawn_per_project():
     assert len(kinds) >= 3 and len(orders) >= 20 and len(counts) >= 20
 
 
+def test_drifting_budgets_and_sizes_take_values_drawn_per_project():
+    """A budget or sample size that moved '1,200 -> 1,850 -> 1,500 respondents' in every project would let a
+    model answer the final value without reading; the values are drawn, so no change recurs."""
+    projects = planned_projects(N_SEEDS)
+    changes = Counter(tuple(v.value for v in f.versions) for p in projects for f in p.plan.evolving_facts
+                      if f.kind in ("budget", "size"))
+    finals = Counter(f.versions[-1].value for p in projects for f in p.plan.evolving_facts if f.kind in ("budget", "size"))
+    assert sum(changes.values()) >= N_SEEDS * 0.9
+    assert changes.most_common(1)[0][1] <= 2, changes.most_common(3)
+    assert finals.most_common(1)[0][1] <= 0.1 * sum(finals.values()), finals.most_common(3)
+
+
 RENDERED = 3   # rendering writes PDFs and images (~5 s a project); the 100-seed run is the heavy test below
 
 

@@ -156,3 +156,15 @@ def test_cli_prints_statistics(built, capsys):
                  "--csv"]) == 0
     out = [line for line in capsys.readouterr().out.splitlines() if line]
     assert out[0] == "Category,# Q,Share" and out[-1].startswith("Total,")
+
+
+def test_a_project_under_the_answerable_floor_fails_in_one_line():
+    from types import SimpleNamespace
+
+    from mmeb_assets.qa.assets import MIN_ANSWERABLE, ProjectTooSmall, require_answerable_floor
+    answerable = [SimpleNamespace(answer_status="answerable")] * (MIN_ANSWERABLE - 1)
+    declined = [SimpleNamespace(answer_status="unanswerable")] * 5
+    with pytest.raises(ProjectTooSmall) as caught:
+        require_answerable_floor("tiny-seed", answerable + declined)
+    assert str(caught.value).startswith(f"seed tiny-seed: {MIN_ANSWERABLE - 1} answerable") and "\n" not in str(caught.value)
+    require_answerable_floor("enough", answerable + [SimpleNamespace(answer_status="answerable")])

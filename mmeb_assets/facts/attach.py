@@ -1,8 +1,10 @@
 """Put the extracted facts into `SourceFacts`: the fact list, the non-facts per reason, claims that
-rest only on facts (labelled by their measure), and only numeric tables (list tables are not facts)."""
+rest only on facts (labelled by their measure), only numeric tables (list tables are not facts), and
+the document's numbered section titles."""
 from __future__ import annotations
 
 from mmeb_assets.facts.extract import extract_facts
+from mmeb_assets.facts.sections import document_sections
 from mmeb_assets.facts.tables import list_table_reason
 from mmeb_assets.ingestion.repairs import with_repairs
 from mmeb_assets.schema.source import Claim, Fact, SourceDocument, SourceFacts
@@ -62,5 +64,5 @@ def attach_facts(source_facts: SourceFacts, document: SourceDocument) -> SourceF
             tables.append(table)
     textual = source_facts.textual.model_copy(update={"claims": claims})
     updated = source_facts.model_copy(update={"textual": textual, "facts": facts, "non_facts": non_facts,
-                                              "tables": tables})
+                                              "tables": tables, "sections": document_sections(document)})
     return with_repairs(updated, repairs)

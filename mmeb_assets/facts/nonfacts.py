@@ -28,6 +28,7 @@ IDENTIFIER_AFTER = re.compile(r"^(?:\s(?:Program|Programme|Project|Plan|Grant|In
 STREET_AFTER = re.compile(r"^\s[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\s(?:Drive|Street|St\.|Avenue|Ave\.|Road|Rd\.|Boulevard|"
                           r"Blvd\.|Lane|Way|Place|Square|Court|Parkway|Plaza)\b")
 POSTCODE_BEFORE = re.compile(r"(?:\bD\.C\.|\bDC|,\s[A-Z]{2}|\b[A-Z]{2})\s$")
+ACRONYM_LIST_BEFORE = re.compile(r"\b[A-Z]{2,}(?:\s[A-Z]{2,})?\s(?:\d{1,5},?\s)*$")
 PHONE = re.compile(r"\(?\d{3}\)?[\s.-]?\d{3}[-.]\d{4}")
 CITATION_PAREN = re.compile(r"\((?:[^()]*?(?:et al\.|[A-Z][a-z]+(?:\s(?:and|&)\s[A-Z][a-z]+)?),?\s*)$")
 CITATION_BEFORE = re.compile(r"(?:Washington,\s?D\.?C\.?:?|Proceedings|Proc\.|In\s[A-Z]|Journal|Conference|"
@@ -64,6 +65,9 @@ def identifier_reason(sentence: str, start: int, end: int) -> bool:
     if (re.search(r"(?<=[a-z,;]\s)[A-Z][A-Za-z]+\s$", before) and not unit_follows(after)
             and re.match(r"^(?:\s*[).,;:”’\"]|\s*$|\s[A-Z(“\"])", after)):
         return True  # a name and its number: 'ISO GUIDE 73', 'Publication 1270', 'Section 347'
+    if (ACRONYM_LIST_BEFORE.search(before) and re.fullmatch(r"\d{1,5}", value) and not unit_follows(after)
+            and not re.match(r"^\s?(?:[a-z]|[-–]\d)", after)):
+        return True  # control and version numbers of a standard: 'CIS CSC 1, 5, 16', 'COBIT 5', 'ISA 62443'
     window = sentence[max(0, start - 6):end + 10]
     if PHONE.search(window):
         return True

@@ -86,6 +86,22 @@ def qa_items(context: dg.AssetExecutionContext, config: QAGenerationConfig, llm:
     return versioned(qa_set, {"candidates": len(items), "by_task": dg.MetadataValue.md(_task_md(items))})
 
 
+MIN_ANSWERABLE = 15
+
+
+class ProjectTooSmall(ValueError):
+    """A project whose validated questions fall under the floor; `str()` is the one-line message."""
+
+
+def require_answerable_floor(seed: str, selected: list) -> None:
+    """A small document makes a small project, but one with under `MIN_ANSWERABLE` answerable
+    questions measures nothing: its partition fails in one line (nothing is written, earlier assets stay)."""
+    answerable = sum(1 for i in selected if i.answer_status == "answerable")
+    if answerable < MIN_ANSWERABLE:
+        raise ProjectTooSmall(f"seed {seed}: {answerable} answerable question(s) passed validation, below the "
+                              f"floor of {MIN_ANSWERABLE}; no questions.jsonl written")
+
+
 @dg.asset(partitions_def=seed_partitions_def, code_version=CODE, group_name="qa", kinds={"python"},
           description="Questions after three-stage validation and the category mix; writes questions.jsonl.")
 def qa_validated(context: dg.AssetExecutionContext, config: QAValidationConfig, storage: StorageResource,
@@ -100,6 +116,7 @@ def qa_validated(context: dg.AssetExecutionContext, config: QAValidationConfig, 
     selected, left_out = select_mix(kept, config.mix(), config.target_per_project, seed, bucket)
     selected, left_out, swaps = raise_evidence_floors(selected, left_out, index, bucket)
     selected, left_out, shortcut_swaps = guard_shortcuts(selected, left_out, index, bucket)
+    require_answerable_floor(seed, selected)
     order = {t: n for n, t in enumerate(TASKS)}
     selected.sort(key=lambda i: (order[i.task], i.id))
     generator = llm.generator_name if use_llm else "rules"

@@ -27,6 +27,15 @@ def item_cells(item: PlanItem, wrong: dict[str, str]) -> list[tuple[str, str]]:
     return [(col, wrong.get(f"{item.id}:{col}", val)) for col, val in item.values.items()]
 
 
+IN_SCREENSHOT = "see screenshot"
+
+
+def typed_cells(item: PlanItem, wrong: dict[str, str]) -> list[tuple[str, str]]:
+    """`item_cells` as a text record may type them: a pictured item's values stay in its screenshot."""
+    cells = item_cells(item, wrong)
+    return [(col, IN_SCREENSHOT) for col, _ in cells] if item.pictured else cells
+
+
 def invented_value(fact: InventedFact, wrong: dict[str, str]) -> str:
     return wrong.get(fact.id, fact.display or f"{fact.value} {fact.unit}".strip())
 

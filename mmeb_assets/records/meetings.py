@@ -1,7 +1,7 @@
 """Meeting notes: attendees, what was reviewed (values as known at the time), decisions, actions."""
 from __future__ import annotations
 
-from mmeb_assets.records.content import evolving_state, item_cells
+from mmeb_assets.records.content import evolving_state, typed_cells
 from mmeb_assets.records.context import Draft, RenderContext
 from mmeb_assets.records.headers import source_header
 from mmeb_assets.records.slack import finalize
@@ -13,7 +13,7 @@ def _reviewed(ctx: RenderContext, event: Event) -> list[str]:
     live_wrong = {e.target: e.wrong_value for e in plan.errors if e.slipped_at <= when < e.fixed_at}
     done = [i for i in plan.items if i.completed_at <= when]
     chosen = [i for i in done if i.id in event.refs] or done[-6:]
-    lines = [f"- {i.label}: " + ", ".join(f"{c} {v}" for c, v in item_cells(i, live_wrong)) for i in chosen]
+    lines = [f"- {i.label}: " + ", ".join(f"{c} {v}" for c, v in typed_cells(i, live_wrong)) for i in chosen]
     for doc_id in event.refs:
         doc = ctx.document(doc_id)
         if doc is not None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from mmeb_assets.records.content import doc_facts, item_cells, items_of, shown_wrong
+from mmeb_assets.records.content import IN_SCREENSHOT, doc_facts, items_of, shown_wrong, typed_cells
 from mmeb_assets.records.context import Draft, RenderContext
 from mmeb_assets.records.headers import source_header
 from mmeb_assets.records.headers import contains_value
@@ -34,7 +34,7 @@ def tracker_drafts(ctx: RenderContext, doc: DocumentPlan, event_ids: list[str]) 
         lines.append("| Item | Owner | Status | " + " | ".join(cols) + " |")
         for item in items:
             done = item.completed_at <= cutoff and item.id not in doc.pending_item_ids
-            cells = dict(item_cells(item, wrong))
+            cells = dict(typed_cells(item, wrong))
             vals = [cells.get(c, "") if done else "-" for c in cols]
             lines.append(f"| {item.label} | {ctx.name(item.owner)} | {'done' if done else 'in progress'} | "
                          + " | ".join(vals) + " |")
@@ -57,7 +57,8 @@ def evidence_table_drafts(ctx: RenderContext) -> list[Draft]:
         when = max(i.completed_at for i in items) + timedelta(hours=1, minutes=30)
         when = max(when, max((e.fixed_at for e in ctx.plan.errors), default=when) + timedelta(minutes=40))
         cols = [c for c in items[0].values]
-        rows = "\n".join(f"| {i.label} | " + " | ".join(i.values.get(c, "") for c in cols) + " |" for i in items)
+        rows = "\n".join(f"| {i.label} | " + " | ".join(IN_SCREENSHOT if i.pictured and c in i.values else
+                                                       i.values.get(c, "") for c in cols) + " |" for i in items)
         body = (f"Evidence table for {table.caption.split(':', 1)[-1].strip() or table.id}\n"
                 f"| Item | {' | '.join(cols)} |\n{rows}")
         entry = _entry(ctx, when, items[-1].owner, f"Evidence table · {table.id}", body, doc_key=f"evidence:{table.id}")

@@ -86,6 +86,8 @@ def compose(ctx: RenderContext, event: Event) -> list[P]:
                   if len(event.must_contain) > 1 else [])]
     elif kind == "error_slipped" and err and not item_ref(ctx, event):
         return [(f"Measured {_error_subject(ctx, err)}: ", False), (err.wrong_value, True), (".", False)]
+    if kind == "result_posted" and not event.must_contain and _label(ctx, event):
+        return [(f"{_label(ctx, event)} finished; the numbers are in the table screenshot below.", False)]
     if kind in ("result_posted", "error_slipped") and _label(ctx, event):
         return [(f"{_label(ctx, event)} finished: ", False), *_cols_for(ctx, event), (".", False)]
     if kind == "error_noticed" and err:

@@ -137,3 +137,5 @@ class SourceFacts(StageArtifact):
     figures: list[Figure]
     facts: list[Fact] = Field(default=[], description="measured quantities from prose and numeric tables")
     non_facts: list[NonFactClass] = Field(default=[], description="numbers kept out, per reason, with examples")
+    sections: list[str] = Field(default=[], description="the document's numbered section titles, in order "
+                                                        "(no facts: names for review work when facts are few)")

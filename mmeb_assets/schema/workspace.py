@@ -93,6 +93,8 @@ class PlanItem(BaseModel):
     table_id: str = ""
     row_index: int | None = None
     values: dict[str, str] = Field(default={}, description="column header -> exact printed cell")
+    pictured: bool = Field(default=False, description="its result was shared only as a table screenshot: text "
+                                                      "records leave its values out, so they live in images")
 
 
 class InventedFact(BaseModel):

@@ -152,8 +152,10 @@ def questions(book: EventBook, items: list[PlanItem], errors: list[ScriptedError
     members = org.channel(channel).members
     made = 0
     for it in sorted(items, key=lambda i: rng.random()):
-        if made >= budget or not it.values:
+        if made >= budget:
             return
+        if not it.values or it.pictured:   # a pictured result's values stay in its screenshot
+            continue
         col, value = rng.choice(sorted(it.values.items()))
         when = book.later(max(it.completed_at, fixed.get(it.id, it.completed_at)), 3 + rng.random() * 10)
         if when >= org.window_end:

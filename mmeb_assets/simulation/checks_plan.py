@@ -8,6 +8,7 @@ import re
 
 from mmeb_assets.schema.source import SourceFacts
 from mmeb_assets.schema.workspace import EventPlan, Organization
+from mmeb_assets.simulation.reviews import REVIEW_TABLE, review_values
 
 PLACES = {"email", "notion", "meeting", "files"}
 
@@ -70,7 +71,12 @@ def _item_problems(facts: SourceFacts, org: Organization, plan: EventPlan) -> li
     for it in plan.items:
         if it.owner not in people:
             out.append(f"item {it.id}: owner {it.owner!r} is not a person")
-        if it.table_id == "" and it.row_index is not None and 0 <= it.row_index < len(claims):
+        if it.table_id == REVIEW_TABLE:   # the team's own review of a section: its values are drawn, not printed
+            row = list((review_values(facts, it.row_index) or {}).values())
+            if not row:
+                out.append(f"item {it.id}: review {it.row_index} does not exist")
+                continue
+        elif it.table_id == "" and it.row_index is not None and 0 <= it.row_index < len(claims):
             claim = claims[it.row_index]   # a prose claim: its values are printed in its sentence
             row = [v for v in claim.value_strings if v in claim.text]
         elif (table := tables.get(it.table_id)) is None or it.row_index is None or \

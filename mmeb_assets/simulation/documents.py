@@ -159,10 +159,20 @@ class DocumentPlanner:
             doc.pixel_only_values = [f.value for f in vis.image_only_facts] if vis else []
             doc.error_ids_shown_wrong, doc.reflects_corrections = [], True
 
+    def result_screenshots(self) -> None:
+        """A table screenshot per pictured item, shared by its owner as the result (`pictures`)."""
+        for it in (i for i in self.items if i.pictured):
+            doc = self.versioned(f"result_{it.id}", "table_image", f"{it.label} results", it.owner,
+                                 [it.completed_at], self.ch["results"], table_id=it.table_id, item_ids=[it.id],
+                                 filename=f"result_{it.id}.png")[0]
+            doc.error_ids_shown_wrong, doc.reflects_corrections = [], True
+            doc.pixel_only_values = list(it.values.values())
+
     def run_logs(self) -> None:
-        picks = [i for i in self.items if i.kind == "release"][:1] + [i for i in self.items if i.kind in (
+        typed = [i for i in self.items if not i.pictured]   # a log is text: it would type a pictured value
+        picks = [i for i in typed if i.kind == "release"][:1] + [i for i in typed if i.kind in (
             "progression", "chronological")][:1]
-        picks = picks or self.items[:1]
+        picks = picks or typed[:1]
         for it in picks:
             when = it.completed_at
             doc = self.versioned(f"log_{it.id}", "run_log", f"{it.id} log", it.owner, [when], "files",
@@ -173,6 +183,7 @@ class DocumentPlanner:
         self.reports_and_decks()
         self.trackers()
         self.charts_and_tables()
+        self.result_screenshots()
         self.invented_series()
         self.seed_figures()
         self.run_logs()

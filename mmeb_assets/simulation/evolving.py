@@ -17,10 +17,18 @@ OPTIONS = {
     "analysis_firm": ("format of the {customer} deliverable", ["slide deck only", "written report plus deck",
                                                            "report, deck and indicator dashboard"]),
 }
-BUDGET = {"research_lab": ("GPU budget for the final {customer} sweep", ["120 GPU-hours", "180 GPU-hours", "150 GPU-hours"]),
-          "analysis_firm": ("fieldwork budget for {customer}", ["EUR 18,000", "EUR 24,500", "EUR 21,000"])}
-SIZE = {"research_lab": ("evaluation sample for the {customer} demo", ["2,000 queries", "5,000 queries", "3,500 queries"]),
-        "analysis_firm": ("survey sample size for {customer}", ["1,200 respondents", "1,850 respondents", "1,500 respondents"])}
+# (subject, value format, (low, high, step)): the three values are drawn per project, so no value or
+# change ("1,200 -> 1,500 respondents") recurs across projects for a model to learn.
+BUDGET = {"research_lab": ("GPU budget for the final {customer} sweep", "{:,} GPU-hours", (80, 400, 10)),
+          "analysis_firm": ("fieldwork budget for {customer}", "EUR {:,}", (12000, 60000, 500))}
+SIZE = {"research_lab": ("evaluation sample for the {customer} demo", "{:,} queries", (1000, 8000, 250)),
+        "analysis_firm": ("survey sample size for {customer}", "{:,} respondents", (600, 4000, 50))}
+
+
+def drawn_values(rng: random.Random, fmt: str, low: int, high: int, step: int) -> list[str]:
+    """Three distinct round amounts in [low, high] (a plan states budgets and sizes in round steps)."""
+    picks = rng.sample(range(low // step, high // step + 1), 3)
+    return [fmt.format(p * step) for p in picks]
 
 
 def fmt_deadline(when) -> str:
@@ -100,7 +108,8 @@ class EvolvingPlanner:
                               self.a.report_v2 - 0.05)
 
     def budget_or_size(self, kind: str) -> EvolvingDraft:
-        spec = (BUDGET if kind == "budget" else SIZE)[self.org.archetype]
+        subject, fmt, (low, high, step) = (BUDGET if kind == "budget" else SIZE)[self.org.archetype]
+        spec = (subject, drawn_values(self.rng, fmt, low, high, step))
         return self._sequence(kind, spec, self.org.pm_id if kind == "budget" else self.workers[0],
                               self.ch["leads"] if kind == "budget" else self.ch["work"], 0.06, 0.7)
 

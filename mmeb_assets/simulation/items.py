@@ -5,6 +5,7 @@ import re
 
 from mmeb_assets.schema.source import SourceFacts, Table
 from mmeb_assets.simulation.drafts import ItemDraft
+from mmeb_assets.simulation.reviews import REVIEW_BELOW, REVIEW_TABLE, review_rows, review_values
 
 YEAR = re.compile(r"^(19|20)\d\d$")
 EMPTY_CELLS = {"", "-", "–", "—", "n/a", "N/A"}
@@ -38,7 +39,9 @@ def row_values(table: Table, row: list[str], skip: int) -> dict[str, str]:
     for j, h in enumerate(table.header):
         if j == skip or j >= len(row) or row[j].strip() in EMPTY_CELLS:
             continue
-        head, cell = h.strip() or f"col{j}", row[j].strip()
+        head, cell = h.strip(), row[j].strip()
+        if not re.search(r"[A-Za-z]{2,}", head) and not YEAR.match(head):
+            continue  # no measure name ('', '1' of a rating scale): no fact, so no value to ask about
         if len(cell) <= LONG_CELL:
             out[head] = cell
             continue
@@ -103,11 +106,26 @@ def make_label(kind: str, row_label: str, values: dict[str, str]) -> str:
 
 def source_rows(facts: SourceFacts, archetype: str) -> list[dict]:
     """Every usable table row, then (when tables give fewer than `PROSE_BELOW` rows) the prose claims
-    whose numbers the tables do not already print: kind, label and exact printed values, in order."""
+    whose numbers the tables do not already print: kind, label and exact printed values, in order.
+    Fewer than `REVIEW_BELOW` rows in all: reviews of the document's sections follow (`reviews`)."""
     rows = table_rows(facts, archetype)
     if len(rows) < PROSE_BELOW:
         rows += claim_rows(facts, archetype, rows)
-    return rows
+    if len(rows) < REVIEW_BELOW:
+        rows += review_rows(facts, archetype)
+    return first_of_each_label(rows)
+
+
+def first_of_each_label(rows: list[dict]) -> list[dict]:
+    """One row per label, the first: a second 'SPECTER' row (another table, a subgroup) would need a
+    '(sheet B view)' or '(part A)' suffix to tell them apart, which no reader would say."""
+    seen: set[str] = set()
+    out = []
+    for row in rows:
+        if row["label"].lower() not in seen:
+            seen.add(row["label"].lower())
+            out.append(row)
+    return out
 
 
 PROSE_BELOW = 6
@@ -168,9 +186,12 @@ def claim_subject(facts: SourceFacts, index: int) -> str:
 
 
 def source_values(facts: SourceFacts, table_id: str, row_index: int | None) -> dict[str, str] | None:
-    """The exact printed values behind an item: a table row, or (table_id '') a prose claim."""
+    """The exact printed values behind an item: a table row, (table_id '') a prose claim, or (table_id
+    `REVIEW_TABLE`) the team's own review of a section."""
     if row_index is None:
         return None
+    if table_id == REVIEW_TABLE:
+        return review_values(facts, row_index)
     if table_id == "":
         return claim_values(facts, row_index)
     table = next((t for t in facts.tables if t.id == table_id), None)
@@ -209,13 +230,11 @@ def table_rows(facts: SourceFacts, archetype: str) -> list[dict]:
             continue
         col = label_column(table)
         kinds = classify_rows(table, facts, archetype)
-        previous = ""
         for index, (row, kind) in enumerate(zip(table.rows, kinds)):
             values = row_values(table, row, col)
             name = short_label(row[col]) if col < len(row) and row[col].strip() else ""
-            name, previous = (name or (f"{previous} (continued)" if previous else "")), (name or previous)
-            if not any(has_digit(v) for v in values.values()):
-                continue
+            if not name or not any(has_digit(v) for v in values.values()):
+                continue  # a row without a label (a wrapped line of the one above) names no subject
             rows.append({"kind": kind, "label": make_label(kind, name, values),
                          "values": values, "table_id": table.id, "row_index": index,
                          "dataset": dataset_of(table, facts)})
@@ -234,45 +253,12 @@ def select_rows(rows: list[dict], max_items: int) -> list[dict]:
     return [r for r in rows if id(r) in chosen]
 
 
-def dedupe_labels(rows: list[dict]) -> None:
-    seen: dict[str, int] = {}
-    for row in rows:
-        count = seen.get(row["label"], 0)
-        seen[row["label"]] = count + 1
-        if count:
-            where = row["table_id"].replace("_", " ").replace("table", "sheet") or "prose"
-            row["label"] = f"{row['label']} ({where} view)"
-    # labels must stay digit-free of values; table ids carry digits, so spell them out
-    for row in rows:
-        row["label"] = re.sub(r"sheet (\d+)", lambda m: "sheet " + "ABCDEFGHIJ"[int(m.group(1)) % 10], row["label"])
-    _letter_duplicates(rows)
-
-
-def _letter_duplicates(rows: list[dict]) -> None:
-    """Labels still shared (two prose claims, two rows of one table) get ' (part A)', ' (part B)', ..."""
-    counts: dict[str, int] = {}
-    for row in rows:
-        counts[row["label"]] = counts.get(row["label"], 0) + 1
-    seen: dict[str, int] = {}
-    for row in rows:
-        label = row["label"]
-        if counts[label] > 1:
-            n = seen.get(label, 0)
-            seen[label] = n + 1
-            row["label"] = f"{label} (part {_letters(n)})"
-
-
-def _letters(n: int) -> str:
-    return "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[n % 26] * (n // 26 + 1)
-
-
 KIND_ORDER = {"baseline": 0, "progression": 1, "chronological": 1, "analysis": 2, "release": 3}
 
 
 def item_drafts(rows: list[dict], archetype: str) -> list[ItemDraft]:
     """Items without owners/times yet (filled by the scheduler)."""
     prefix = "run" if archetype == "research_lab" else "ana"
-    dedupe_labels(rows)
     out = []
     for n, row in enumerate(rows, start=1):
         out.append(ItemDraft(id=f"{prefix}_{n:02d}", kind=row["kind"], label=row["label"], owner="",

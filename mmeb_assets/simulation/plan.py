@@ -18,6 +18,7 @@ from mmeb_assets.simulation.events import EventBook
 from mmeb_assets.simulation.evolving import assemble_evolving, rules_evolving
 from mmeb_assets.simulation.schedule import Anchors, display, rules_schedule, source_value_set
 from mmeb_assets.simulation.organization import general_channel, is_leads
+from mmeb_assets.simulation.pictures import mark_pictured
 from mmeb_assets.simulation.timeline import worktime
 
 
@@ -132,6 +133,7 @@ def build_event_plan_rules(facts: SourceFacts, org: Organization, *, random_seed
     dec_drafts = drafts.get("decisions") or rules_decisions(org, items, invented, errors, evolving, config, anchors,
                                                             rng_for(random_seed, "decisions"), ch)
     decisions = assemble_decisions(dec_drafts, config)
+    items = mark_pictured(items, errors, decisions, rng_for(random_seed, "pictured"))
     docs = DocumentPlanner(facts, org, items, invented, errors, decisions, evolving, config, anchors,
                            rng_for(random_seed, "documents"), ch).build()
     book = EventBook(org, config, rng_for(random_seed, "events"))

@@ -18,23 +18,23 @@ class SeedRefused(ValueError):
         super().__init__(f"seed {seed_id}{where} refused: {reason}")
 
 
-MIN_FACTS = 12
+MIN_ITEMS = 1
 
 
 def refusal_reason(facts: SourceFacts) -> str | None:
     """What the seed lacks, or None when a week can be built on it. Uses the planner's own row reader,
-    so every seed accepted here yields at least one item."""
+    so every seed accepted here yields at least `MIN_ITEMS` item. The floor is on what a week is built
+    of, not on the count of facts: a document with few facts gets a small project (its fact rows, then
+    reviews of its own numbered sections), never one padded with page numbers, ids or dates."""
     from mmeb_assets.simulation.items import source_rows
     if not facts.seed_id.strip():
         return "source facts have no seed_id"
-    if (facts.facts or facts.non_facts) and len(facts.facts) < MIN_FACTS:
-        return (f"{facts.title!r} holds {len(facts.facts)} fact(s) (measured quantities a reader would quote), "
-                f"below the floor of {MIN_FACTS}; a week is not padded with page numbers, ids or dates")
-    if not source_rows(facts, "research_lab"):
-        rows = sum(len(t.rows) for t in facts.tables)
-        return (f"no numeric claim to build a week on ({len(facts.tables)} table(s) with {rows} row(s), none "
-                f"printing a number; {len(facts.textual.claims)} prose claim(s), none with a verbatim number)")
-    return None
+    if len(source_rows(facts, "research_lab")) >= MIN_ITEMS:
+        return None
+    rows = sum(len(t.rows) for t in facts.tables)
+    return (f"no numeric claim to build a week on in {facts.title!r}: {len(facts.facts)} fact(s) (measured "
+            f"quantities a reader would quote), {len(facts.tables)} table(s) with {rows} row(s), "
+            f"{len(facts.textual.claims)} prose claim(s) and {len(facts.sections)} numbered section title(s)")
 
 
 def require_plannable(facts: SourceFacts, source: str = "") -> None:

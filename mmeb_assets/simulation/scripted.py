@@ -20,6 +20,9 @@ def item_events(book: EventBook, items: list[PlanItem], errors: list[ScriptedErr
             wrong_by_item.setdefault(e.target.split(":")[0], []).append(e)
     logs = {d.item_ids[0]: d for d in docs if d.kind == "run_log"}
     for it in items:
+        if it.pictured:
+            _pictured_result(book, it, channels)
+            continue
         book.add(f"result:{it.id}", it.completed_at, it.owner, "result_posted", channels["results"],
                  f"{org.person(it.owner).first_name} posts the result of {it.label}: {_fmt_values(it.values)}",
                  must=list(it.values.values()), refs=[it.id] + ([logs[it.id].id] if it.id in logs else []),
@@ -42,6 +45,22 @@ def item_events(book: EventBook, items: list[PlanItem], errors: list[ScriptedErr
                      "notion_update", "notion", f"Results log entry for {it.label}: {_fmt_values(values)}",
                      must=list(values.values()), refs=[it.id], title=f"Results log: {it.label}",
                      core=f"Results log - {it.label}: {_fmt_values(values)}. Owner: {org.person(it.owner).name}.")
+
+
+def _pictured_result(book: EventBook, it: PlanItem, channels: dict[str, str]) -> None:
+    """A result shared as a table screenshot (`pictures`): the post and the results log name the item
+    and point at the image; the values are only in its pixels."""
+    org, hidden = book.org, list(it.values.values())
+    book.add(f"result:{it.id}", it.completed_at, it.owner, "result_posted", channels["results"],
+             f"{org.person(it.owner).first_name} posts the result of {it.label} as a table screenshot",
+             must_not=hidden, refs=[it.id],
+             core=book.rng.choice(["{l} is done - numbers in the screenshot below.", "Screenshot of the {l} "
+                                   "results below.", "Finished {l}; the table is in the image."]).format(l=it.label))
+    book.add(f"notion:{it.id}", book.later(it.completed_at, 1.0 + book.rng.random() * 2.5), org.pm_id,
+             "notion_update", "notion", f"Results log entry for {it.label}: see the screenshot in "
+             f"#{channels['results']}", must_not=hidden, refs=[it.id], title=f"Results log: {it.label}",
+             core=f"Results log - {it.label}: figures in the screenshot shared in #{channels['results']}. "
+                  f"Owner: {org.person(it.owner).name}.")
 
 
 def error_events(book: EventBook, errors: list[ScriptedError], lag_h: float, describe) -> None:

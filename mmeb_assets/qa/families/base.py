@@ -88,10 +88,14 @@ def clean_cells(ctx: GenContext) -> list[tuple[PlanItem, str, str]]:
 
 
 def cell_record(ctx: GenContext, item: PlanItem, value: str, prefer_visual: bool = False) -> Record | None:
-    """A record that shows this item's value: its result post, else a document that covers the item."""
+    """A record that shows this item's value: its result post, else a document that covers the item.
+    A pictured item's value is read from an image (a text record about it that happens to hold the same
+    digits, a '13' in a time, does not state it)."""
     index = ctx.index
     if prefer_visual:
         return index.value_record(value, ref=item.id, prefer_visual=True)
+    if item.pictured:
+        return index.value_record(value, ref=item.id, prefer_visual=True) or index.value_record(value, ref=item.id)
     return index.value_record(value, ref=item.id)
 
 

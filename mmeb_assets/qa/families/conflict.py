@@ -96,12 +96,15 @@ def _which_applies(ctx, error, correction, stale) -> list[QAItem]:
 
 def stale_at(ctx: GenContext, error: ScriptedError, at) -> list:
     """Every document stale at time `at`: the version of each document current then (the latest
-    posted at or before `at`) that still shows the error's wrong value, in posting order."""
+    posted at or before `at`) that still shows the error's wrong value, in posting order. A document
+    planned before the fix but not displaying the target at all (a tracker without invented metrics, a
+    chart of another column) shows nothing stale."""
     current: dict[str, object] = {}
     for doc in sorted(ctx.index.plan.documents, key=lambda d: (d.time, d.version)):
         if doc.time <= at:
             current[doc.doc_key] = doc
-    return [d for d in current.values() if error.id in d.error_ids_shown_wrong]
+    return [d for d in current.values() if error.id in d.error_ids_shown_wrong
+            and ctx.index.doc_records(d.id, error.wrong_value)]
 
 
 def _which_sources(ctx, error, correction, stale) -> QAItem | None:

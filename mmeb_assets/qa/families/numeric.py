@@ -40,18 +40,22 @@ def _pairs(ctx: GenContext, limit: int) -> list[tuple[str, PlanItem, str, PlanIt
                 (ia, va), (ib, vb) = cells[b], cells[a]
                 if parse_number(va) != parse_number(vb):
                     out.append((col, ia, va, ib, vb))
-    out.sort(key=lambda p: stable_rank(ctx.seed, p[0], p[1].id, p[3].id))
+    # pairs whose two results were each shared as a screenshot first: they need two images (Table 6's
+    # Image 2+ column), which no other family asks for as often
+    out.sort(key=lambda p: (-(p[1].pictured + p[3].pictured), stable_rank(ctx.seed, p[0], p[1].id, p[3].id)))
     return out[:limit]
 
 
 def _operand_records(ctx: GenContext, cells: list[tuple[PlanItem, str]]) -> list[str]:
     """One record that shows every operand (a table page or image), or one record per operand (the
-    result posts); which of the two is chosen per item by a seeded coin, so both shapes occur."""
+    result posts); which of the two is chosen per item by a seeded coin, so both shapes occur. Operands
+    that were each shared as their own screenshot are read from those screenshots (several images)."""
     index = ctx.index
     values = [v for _, v in cells]
     posts = [cell_record(ctx, item, value) for item, value in cells]
     key = "|".join(f"{i.id}={v}" for i, v in cells)
-    if all(posts) and len(ids(posts)) <= 4 and stable_rank(ctx.seed, "operands", key) % 2 == 0:
+    screenshots = all(p is not None and p.modality == "visual" for p in posts) and len(ids(posts)) > 1
+    if all(posts) and len(ids(posts)) <= 4 and (screenshots or stable_rank(ctx.seed, "operands", key) % 2 == 0):
         return ids(posts)
     for doc in index.plan.documents:
         if doc.error_ids_shown_wrong or not all(i.id in doc.item_ids for i, _ in cells):
