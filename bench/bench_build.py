@@ -52,12 +52,14 @@ def _sub_manifest(name: str, count: int | None, folder: Path, tag: str) -> tuple
     return path, [s["id"] for s in seeds]
 
 
-def _build(manifest: Path, home: Path, workers: int, models: str, extra: list[str]) -> tuple[float, str]:
+def _build(manifest: Path, home: Path, workers: int, models: str, extra: list[str],
+           backend: str = "torch") -> tuple[float, str]:
     if home.exists():
         shutil.rmtree(home)
     home.mkdir(parents=True)
     env = {**os.environ, "MMEB_HOME": str(home), "DAGSTER_HOME": str(home / "dagster"), "MMEB_EVAL_MODELS": models,
-           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false",
+           "MMEB_EMBED_BACKEND": backend}
     started = time.monotonic()
     proc = subprocess.run([sys.executable, "-m", "mmeb_assets.cli", "build", "--manifest", str(manifest),
                            "--workers", str(workers), "--keep-going", "--force", *extra],
@@ -139,6 +141,8 @@ def main() -> int:
     parser.add_argument("--models", default=READERS, help="MMEB_EVAL_MODELS of the full build")
     parser.add_argument("--out", default="", help="folder for the data homes (default: a temp folder)")
     parser.add_argument("--top", type=int, default=15, help="rows of the per-asset table")
+    parser.add_argument("--backends", default="torch", help="MiniLM embedding backends to build with, in turn "
+                                                             "(torch,onnx): the first is the baseline of the ratios")
     args = parser.parse_args()
 
     out = Path(args.out or tempfile.mkdtemp(prefix="mmeb-bench-build-"))
@@ -147,26 +151,15 @@ def main() -> int:
     print(f"bench_build: {len(seeds)} projects of '{args.manifest}', {args.workers} workers, models {args.models}, "
           f"homes under {out}")
 
-    wall, stdout = _build(manifest, out / "parallel", args.workers, args.models, [])
-    stats = _run_stats(out / "parallel")
-    records, questions = _counts(out / "parallel")
+    results = {}
+    for backend in args.backends.split(","):
+        results[backend] = _parallel(manifest, out / f"parallel-{backend}", args, len(seeds), backend)
+    first = next(iter(results))
+    for backend, (wall, embed_rate, _stats) in results.items():
+        print(f"backend {backend:6s} whole build {wall:8.1f} s ({results[first][0] / wall:.2f}x the {first} build's "
+              f"speed), embedding {embed_rate:.1f} records/s ({embed_rate / results[first][1]:.2f}x)")
+    _wall, _rate, stats = results[first]
     n = len(seeds)
-    print(f"\nparallel build (command: mmeb build --manifest {manifest} --workers {args.workers} --force, "
-          f"MMEB_EVAL_MODELS={args.models}):")
-    print(f"  whole build       {wall:8.1f} s   ({wall / 60:.1f} min; goal for 30 projects: <= 15 min)")
-    print(f"  per project       {wall / n:8.1f} s   (whole build / {n})")
-    print(f"  per-seed phase    {stats['seed_phase_s']:8.1f} s   ({stats['seed_phase_s'] / n:.1f} s per project)")
-    print(f"  records           {records:8d}     {records / wall:.1f} records/s")
-    print(f"  questions         {questions:8d}     {questions / wall:.2f} questions/s")
-    print(f"  peak RSS          {_peak_rss(stdout):>10}   (largest process: the build or one worker)")
-    print(f"  runs              {stats['runs']:8d}     failed checks: {len(stats['failed_checks'])} "
-          f"{stats['failed_checks'][:5] if stats['failed_checks'] else ''}")
-    failed = [line for line in stdout.splitlines() if "FAILED" in line]
-    print(f"  failed runs       {len(failed):8d}     " + ("; ".join(failed[:3]) if failed else ""))
-    total_steps = sum(sum(t) for t in stats["per_asset"].values())
-    print(f"\nwhere the time goes (sum of step seconds over all runs: {total_steps:.0f} s; with {args.workers} "
-          "workers steps overlap):")
-    print("\n".join(_asset_table(stats["per_asset"], total_steps, args.top)))
 
     if args.sample:
         sample = seeds[:args.sample]
@@ -186,9 +179,35 @@ def main() -> int:
               f"({seq['seed_phase_s'] / len(sample):.1f} s per project)")
         print(f"parallel / sequential per-project rate: {par_rate / seq_rate:.2f}x "
               f"({par_rate * 60:.2f} vs {seq_rate * 60:.2f} projects/min; goal >= 1.7x on 2 cores)")
-    print(json.dumps({"projects": n, "wall_s": round(wall, 1), "seed_phase_s": round(stats["seed_phase_s"], 1),
-                      "records": records, "questions": questions, "peak_rss": _peak_rss(stdout)}))
+    print(json.dumps({b: {"projects": n, "wall_s": round(w, 1), "embed_records_per_s": round(r, 2)}
+                      for b, (w, r, _s) in results.items()}))
     return 0
+
+
+def _parallel(manifest: Path, home: Path, args, n: int, backend: str) -> tuple[float, float, dict]:
+    """One parallel build with `backend`: (wall seconds, embedding records/s, run stats), printed."""
+    wall, stdout = _build(manifest, home, args.workers, args.models, [], backend)
+    stats = _run_stats(home)
+    records, questions = _counts(home)
+    embed_s = sum(stats["per_asset"].get("lance_index", [])) or float("nan")
+    print(f"\nparallel build, MMEB_EMBED_BACKEND={backend} (command: mmeb build --manifest {manifest} --workers "
+          f"{args.workers} --force, MMEB_EVAL_MODELS={args.models}):")
+    print(f"  whole build       {wall:8.1f} s   ({wall / 60:.1f} min; goal for 30 projects: <= 15 min)")
+    print(f"  per project       {wall / n:8.1f} s   (whole build / {n})")
+    print(f"  per-seed phase    {stats['seed_phase_s']:8.1f} s   ({stats['seed_phase_s'] / n:.1f} s per project)")
+    print(f"  records           {records:8d}     {records / wall:.1f} records/s; embedding (lance_index steps, "
+          f"{embed_s:.0f} s) {records / embed_s:.1f} records/s")
+    print(f"  questions         {questions:8d}     {questions / wall:.2f} questions/s")
+    print(f"  peak RSS          {_peak_rss(stdout):>10}   (largest process: the build or one worker)")
+    print(f"  runs              {stats['runs']:8d}     failed checks: {len(stats['failed_checks'])} "
+          f"{stats['failed_checks'][:5] if stats['failed_checks'] else ''}")
+    failed = [line for line in stdout.splitlines() if "FAILED" in line]
+    print(f"  failed runs       {len(failed):8d}     " + ("; ".join(failed[:3]) if failed else ""))
+    total_steps = sum(sum(t) for t in stats["per_asset"].values())
+    print(f"  where the time goes (sum of step seconds over all runs: {total_steps:.0f} s; with {args.workers} "
+          "workers steps overlap):")
+    print("\n".join(_asset_table(stats["per_asset"], total_steps, args.top)))
+    return wall, records / embed_s, stats
 
 
 def _per_seed_asset_names() -> set[str]:

@@ -40,6 +40,9 @@ def _reason(sentence: str, value: str) -> str | None:
     ("The network was reviewed in the first quarter of 2004 by the office.", "2004", "date"),
     ("The PEP project began in October 2002, with technical assistance.", "2002", "date"),
     ("We keep these goals in mind in our day-to-day activities. 37 Frequently reporting helps.", "37", "numbering"),
+    ("CIS CSC 1, 5, 15, 16 COBIT 5 DSS05.04, DSS06.03 ISA 62443-2-1:2009", "15", "identifier"),
+    ("CIS CSC, 16 COBIT 5 DSS05.04, DSS05.05", "16", "identifier"),
+    ("CIS CSC 19 COBIT 5 APO01.03, APO13.01", "5", "identifier"),
 ])
 def test_non_fact_classes(sentence, value, reason):
     assert _reason(sentence, value) == reason
@@ -50,6 +53,7 @@ def test_non_fact_classes(sentence, value, reason):
     ("These investigations are conducted by 385 investigators located at EBSA field offices.", "385"),
     ("In calendar year 2004, FAA employees received an OSI increase of 2.13 percent.", "2.13"),
     ("In fiscal year 2005 federal expenditures on CSE were $3.5 billion, with states spending more.", "3.5"),
+    ("The NIST workshop drew 1,200 attendees and 120 comments on the draft.", "120"),
 ])
 def test_facts_are_not_refused(sentence, value):
     assert _reason(sentence, value) is None

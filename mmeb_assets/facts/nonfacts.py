@@ -28,7 +28,7 @@ IDENTIFIER_AFTER = re.compile(r"^(?:\s(?:Program|Programme|Project|Plan|Grant|In
 STREET_AFTER = re.compile(r"^\s[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\s(?:Drive|Street|St\.|Avenue|Ave\.|Road|Rd\.|Boulevard|"
                           r"Blvd\.|Lane|Way|Place|Square|Court|Parkway|Plaza)\b")
 POSTCODE_BEFORE = re.compile(r"(?:\bD\.C\.|\bDC|,\s[A-Z]{2}|\b[A-Z]{2})\s$")
-ACRONYM_LIST_BEFORE = re.compile(r"\b[A-Z]{2,}(?:\s[A-Z]{2,})?\s(?:\d{1,5},?\s)*$")
+ACRONYM_LIST_BEFORE = re.compile(r"\b[A-Z]{2,}(?:\s[A-Z]{2,})?,?\s(?:\d{1,5},?\s)*$")
 PHONE = re.compile(r"\(?\d{3}\)?[\s.-]?\d{3}[-.]\d{4}")
 CITATION_PAREN = re.compile(r"\((?:[^()]*?(?:et al\.|[A-Z][a-z]+(?:\s(?:and|&)\s[A-Z][a-z]+)?),?\s*)$")
 CITATION_BEFORE = re.compile(r"(?:Washington,\s?D\.?C\.?:?|Proceedings|Proc\.|In\s[A-Z]|Journal|Conference|"

@@ -165,6 +165,8 @@ def claim_values(facts: SourceFacts, index: int) -> dict[str, str] | None:
         name = fact.measure if fact else (claim.label.strip() or "reported figure")
         if name == label:
             name = kind_word(fact.unit if fact else "")
+            if name == "level" and fact is not None:
+                continue  # a fact with neither a subject apart from its measure nor a unit ('20' of 'functions')
         out.setdefault(with_unit_header(name, fact.unit if fact else ""), value)
     return out
 
