@@ -113,6 +113,11 @@ def image_draft(ctx: RenderContext, doc: DocumentPlan, event_ids: list[str]) -> 
         labels, values = chart_png(ctx, doc, cols[0], path)
         pixels = drawn_values(labels, values)
         caption = f"Bar chart: {cols[0]} for " + ", ".join(i.label for i in items_of(ctx.plan, doc.item_ids))
+    elif doc.kind == "table_image" and doc.values:   # a planning sheet: one row per field it shows
+        rows = [[field, value] for field, value in doc.values.items()]
+        save_png(table_image(doc.title, ["Field", "Value"], rows), path)
+        pixels = drawn_table(["Field", "Value"], rows)
+        caption = f"Table image: {doc.title}; columns Field, Value"
     elif doc.kind == "table_image":
         table_png(ctx, doc, path)
         pixels = drawn_table(*results_table(ctx, doc))

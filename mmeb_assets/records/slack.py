@@ -145,6 +145,9 @@ def _fact_parts(fact, n: int) -> list[P]:
     note = ver.note.strip().rstrip(".")
     tail = [(f". {note}.", False)] if note else [(".", False)]
     subject = fact.subject[0].upper() + fact.subject[1:]
+    if fact.pictured:   # the planning sheet's screenshot shows the value (`simulation.pictures`)
+        verb = "Set" if n == 0 else "Corrected" if ver.cause in ("correction", "slip") else "Updated"
+        return [(f"{verb} the {fact.subject} in the planning sheet, screenshot below", False), *tail]
     if n == 0:
         return [(f"{subject}: ", False), (ver.value, True), *tail]
     prev = fact.versions[n - 1].value

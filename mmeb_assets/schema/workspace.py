@@ -159,6 +159,8 @@ class EvolvingFact(BaseModel):
     kind: FactKind
     subject: str = Field(description="what the fact is about, e.g. 'customer acceptance checklist deadline'")
     versions: list[FactVersion] = Field(description="chronological; 2-4 versions")
+    pictured: bool = Field(default=False, description="each value was shared as a screenshot of the planning "
+                                                      "sheet: the messages announce the change, the image shows it")
 
     def value_at(self, when: datetime) -> FactVersion | None:
         """The version in force at `when` (the latest one stated at or before it)."""

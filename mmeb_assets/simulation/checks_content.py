@@ -33,7 +33,8 @@ def check_documents(plan: EventPlan) -> list[str]:
         for x in d.error_ids_shown_wrong:
             if x in errors and errors[x].slipped_at > d.time:
                 out.append(f"{d.id}: shows {x} wrong before the slip happened")
-        posts = [e for e in plan.events if e.attachment == d.id and e.kind == POST_KIND.get(d.kind, "document_posted")]
+        kind = "fact_update" if d.doc_key.startswith("sheet_") else POST_KIND.get(d.kind, "document_posted")
+        posts = [e for e in plan.events if e.attachment == d.id and e.kind == kind]
         if not posts:
             out.append(f"{d.id}: no event shares it")
         for e in posts:
@@ -84,8 +85,10 @@ def check_evolving(plan: EventPlan) -> list[str]:
         for n, v in enumerate(f.versions):
             if f.value_at(v.time) is not v:
                 out.append(f"fact {f.id}: version {n} is not recoverable at its own time")
+            sheets = {d.id for d in plan.documents if f.pictured and d.doc_key == f"sheet_{f.id}"
+                      and v.value in d.values.values()}
             match = [e for e in plan.events if f.id in e.refs and e.time == v.time and e.actor == v.speaker
-                     and e.where == v.channel and v.value in e.must_contain]
+                     and e.where == v.channel and (v.value in e.must_contain or e.attachment in sheets)]
             if len(match) != 1:
                 out.append(f"fact {f.id}: version {n} ({v.value!r}) needs exactly one event, found {len(match)}")
     if len(kinds) < min(len(plan.evolving_facts), 3):

@@ -168,6 +168,20 @@ class DocumentPlanner:
             doc.error_ids_shown_wrong, doc.reflects_corrections = [], True
             doc.pixel_only_values = list(it.values.values())
 
+    def planning_sheets(self) -> None:
+        """A screenshot of the planning sheet at each stated value of a pictured fact (`pictures`), posted
+        by the one who states it, where they state it (the version event attaches it)."""
+        for fact in (f for f in self.evolving if f.pictured):
+            docs = self.versioned(f"sheet_{fact.id}", "table_image", f"{fact.subject} sheet", fact.versions[0].speaker,
+                                  [v.time for v in fact.versions], fact.versions[0].channel, item_ids=[],
+                                  filename=f"sheet_{fact.id}.png", description=f"planning sheet: {fact.subject}")
+            for doc, version in zip(docs, fact.versions):
+                doc.author, doc.where = version.speaker, version.channel
+                doc.values = {fact.subject: version.value}
+                doc.invented_ids, doc.decision_ids = [], []
+                doc.error_ids_shown_wrong, doc.reflects_corrections = [], True
+                doc.pixel_only_values = [version.value]
+
     def run_logs(self) -> None:
         typed = [i for i in self.items if not i.pictured]   # a log is text: it would type a pictured value
         picks = [i for i in typed if i.kind == "release"][:1] + [i for i in typed if i.kind in (
@@ -184,6 +198,7 @@ class DocumentPlanner:
         self.trackers()
         self.charts_and_tables()
         self.result_screenshots()
+        self.planning_sheets()
         self.invented_series()
         self.seed_figures()
         self.run_logs()

@@ -6,6 +6,8 @@ questions). If every result were also typed in Slack and Notion, a text record w
 question and the images would never be needed. A share of the week's items is therefore posted as
 a table screenshot only; text records name the item but leave its values out.
 
+The same holds for one drifting budget or sample size per project (`mark_pictured_facts`).
+
 Items stay typed when text must carry their values: the release (the milestone meeting and the
 adoption decision quote it), items an error slips on (the slip and correction restate them), and
 items a decision cites.
@@ -15,7 +17,7 @@ from __future__ import annotations
 import random
 import re
 
-from mmeb_assets.schema.workspace import Decision, PlanItem, ScriptedError
+from mmeb_assets.schema.workspace import Decision, EvolvingFact, PlanItem, ScriptedError
 
 PICTURED_SHARE = 0.6
 
@@ -29,3 +31,15 @@ def mark_pictured(items: list[PlanItem], errors: list[ScriptedError], decisions:
                 and not cited & set(i.values.values()) and any(re.search(r"\d", v) for v in i.values.values())]
     chosen = set(rng.sample(eligible, round(share * len(eligible)))) if eligible else set()
     return [i.model_copy(update={"pictured": True}) if i.id in chosen else i for i in items]
+
+
+SHEET_KINDS = ("budget", "size")
+
+
+def mark_pictured_facts(facts: list[EvolvingFact], rng: random.Random) -> list[EvolvingFact]:
+    """One drifting budget or sample size per project is kept in a planning sheet whose screenshot is
+    posted at each change, so 'what was it on Tuesday' needs the image of that day (a Notion status
+    board still mirrors it in text, later: the lag the conflict questions are about)."""
+    numeric = [f.id for f in facts if f.kind in SHEET_KINDS]
+    chosen = rng.choice(numeric) if numeric else None
+    return [f.model_copy(update={"pictured": True}) if f.id == chosen else f for f in facts]

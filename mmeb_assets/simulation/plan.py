@@ -18,7 +18,7 @@ from mmeb_assets.simulation.events import EventBook
 from mmeb_assets.simulation.evolving import assemble_evolving, rules_evolving
 from mmeb_assets.simulation.schedule import Anchors, display, rules_schedule, source_value_set
 from mmeb_assets.simulation.organization import general_channel, is_leads
-from mmeb_assets.simulation.pictures import mark_pictured
+from mmeb_assets.simulation.pictures import mark_pictured, mark_pictured_facts
 from mmeb_assets.simulation.timeline import worktime
 
 
@@ -129,7 +129,7 @@ def build_event_plan_rules(facts: SourceFacts, org: Organization, *, random_seed
                                  rng_for(random_seed, "errors-repair"), ch, taken)
     errors = assemble_errors(error_drafts, items, invented, config)
     evo_drafts = drafts.get("evolving") or rules_evolving(org, config, anchors, rng_for(random_seed, "evolving"), ch)
-    evolving = assemble_evolving(evo_drafts, config)
+    evolving = mark_pictured_facts(assemble_evolving(evo_drafts, config), rng_for(random_seed, "pictured-facts"))
     dec_drafts = drafts.get("decisions") or rules_decisions(org, items, invented, errors, evolving, config, anchors,
                                                             rng_for(random_seed, "decisions"), ch)
     decisions = assemble_decisions(dec_drafts, config)

@@ -112,6 +112,13 @@ def evolving_events(book: EventBook, facts: list[EvolvingFact], lag_h: float) ->
     org = book.org
     for f in facts:
         for n, v in enumerate(f.versions):
+            if f.pictured:   # the value is in the attached sheet screenshot only (`pictures`)
+                sheet = f"sheet_{f.id}_v{n + 1}"
+                book.add(f"evo:{f.id}:{n}", v.time, v.speaker, "fact_update", v.channel,
+                         f"{org.person(v.speaker).first_name} shares the updated {f.subject} sheet. {v.note}",
+                         must_not=[v.value], refs=[f.id, sheet], attachment=sheet, title=f"{f.subject} sheet",
+                         core=f"Updated the {f.subject} in the planning sheet, screenshot attached. {v.note}")
+                continue
             book.add(f"evo:{f.id}:{n}", v.time, v.speaker, "fact_update", v.channel,
                      f"{org.person(v.speaker).first_name} states the {f.subject}: {v.value}. {v.note}",
                      must=[v.value], refs=[f.id], core=_version_core(f.subject, v))
@@ -140,6 +147,8 @@ def decision_events(book: EventBook, decisions: list[Decision]) -> None:
 def document_events(book: EventBook, docs: list[DocumentPlan], pixel_values: dict[str, list[str]]) -> None:
     org = book.org
     for d in docs:
+        if d.doc_key.startswith("sheet_"):
+            continue  # a planning sheet is attached to the fact update that states it (`evolving_events`)
         who = org.person(d.author).first_name
         hidden = pixel_values.get(d.id, [])
         if d.kind == "notion_tracker":
