@@ -114,7 +114,9 @@ def image_draft(ctx: RenderContext, doc: DocumentPlan, event_ids: list[str]) -> 
         pixels = drawn_values(labels, values)
         caption = f"Bar chart: {cols[0]} for " + ", ".join(i.label for i in items_of(ctx.plan, doc.item_ids))
     elif doc.kind == "table_image" and doc.values:   # a planning sheet: one row per field it shows
-        rows = [[field, value] for field, value in doc.values.items()]
+        # the title names the whole subject; the row keeps its head ('survey sample size'), so a long
+        # subject never runs into the value column
+        rows = [[field.split(" for ")[0], value] for field, value in doc.values.items()]
         save_png(table_image(doc.title, ["Field", "Value"], rows), path)
         pixels = drawn_table(["Field", "Value"], rows)
         caption = f"Table image: {doc.title}; columns Field, Value"

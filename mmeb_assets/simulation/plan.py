@@ -99,9 +99,11 @@ def pixel_only(docs, texts: list[str]) -> dict[str, list[str]]:
     return out
 
 
-def fill_traffic(book: EventBook, items, errors, channels, config: SimulationConfig) -> None:
+def fill_traffic(book: EventBook, items, errors, channels, config: SimulationConfig, screenshots: int = 0) -> None:
+    """Standups, reactions, questions and DMs up to the week's message target; each result or sheet
+    screenshot is a record too, so it takes the place of one chatter message (the paper's 200-275)."""
     chatter.standups(book, items, channels["results"])
-    target = round(config.slack_events_target * config.days / 7)
+    target = round(config.slack_events_target * config.days / 7) - screenshots
     room = max(0, target - book.slack_count())
     chatter.reactions(book, items, channels["results"], int(room * 0.45))
     chatter.questions(book, items, errors, channels["results"], int(room * 0.3))
@@ -144,7 +146,8 @@ def build_event_plan_rules(facts: SourceFacts, org: Organization, *, random_seed
     scripted.evolving_events(book, evolving, lag)
     scripted.decision_events(book, decisions)
     chatter.meetings_and_emails(book, anchors, items, docs, evolving, errors)
-    fill_traffic(book, items, errors, ch, config)
+    fill_traffic(book, items, errors, ch, config,
+                 screenshots=sum(d.doc_key.startswith(("result_", "sheet_")) for d in docs))
     texts = [t for p in book.pending for t in (*p.must, p.core, p.summary)]
     texts += [i.label for i in items] + [d.title for d in docs] + [org.project_sentence, org.tagline]
     texts += [v.value for f in evolving for v in f.versions] + [x.body + x.rationale for x in decisions]
