@@ -121,7 +121,8 @@ class DocumentPlanner:
         for tid in tables[1:3]:
             members = by_table[tid]
             when = after(self.config, max(i.completed_at for i in members), 0.7)
-            doc = self.versioned(f"table_{tid}", "table_image", f"{tid.replace('_', ' ')} summary",
+            name = tid.replace("_", " ") or "key figures"   # '' groups the items made from prose claims
+            doc = self.versioned(f"table_{tid}", "table_image", f"{name} summary",
                                  self.org.report_author_id, [when], self.ch["work"], table_id=tid,
                                  item_ids=[i.id for i in members], filename=f"table_{tid}.png")[0]
             doc.error_ids_shown_wrong = shown_wrong(self.errors, when, 0, self.config, set(doc.item_ids))

@@ -93,7 +93,7 @@ def interpretation(ctx: GenContext) -> list[QAItem]:
 def _current_item(ctx, fact, page: Record, announced: Record, moment, shown: str, current: str, verdict: str) -> QAItem:
     name = where(page)
     q = f"Did {name} give the {fact.subject} that was in force on {when(moment)}?"
-    said = f"{channel_ref(announced.channel) or announced.source} had announced {current}"
+    said = f"{channel_ref(announced.channel) or where(announced)} had announced {current}"
     answer = f"{verdict}: it gave {shown}; {said}."
     return draft(
         ctx, "interpretation", "interpretation.tracker_current", q, answer, value=verdict,
