@@ -105,22 +105,29 @@ def test_renderers_that_ignore_the_flag_are_caught(rendered, tmp_path):
     assert any(not line.startswith("not drawn") for line in pictured_leaks(leaked))
 
 
-def test_one_drifting_budget_or_size_is_shared_as_sheet_screenshots(rendered):
-    """Each value of the pictured fact: its message attaches the sheet and does not type the value; the
-    sheet's image draws it; questions on the fact's history cite those images."""
+def test_drifting_facts_shared_as_sheet_screenshots(rendered):
+    """Each value of a pictured fact (a budget or size, and a format or title when one drifts): its message
+    attaches the sheet and does not type the value; the sheet's image draws it; questions on the
+    fact's history cite those images."""
     for p in rendered:
         pictured = [f for f in p.plan.evolving_facts if f.pictured]
-        assert len(pictured) == 1 and pictured[0].kind in ("budget", "size"), p.org.seed_id
-        fact = pictured[0]
-        records = p.records.records
-        for n, version in enumerate(fact.versions):
-            event = next(e for e in p.plan.events if e.id.endswith(f"evo:{fact.id}:{n}") or
-                         (fact.id in e.refs and e.kind == "fact_update" and e.time == version.time))
-            assert event.attachment == f"sheet_{fact.id}_v{n + 1}" and version.value not in event.draft
-            shots = [r for r in records if r.doc_id == event.attachment and r.modality == "visual"]
-            assert shots and contains_value(shots[0].pixel_text, version.value)
-            assert not contains_value(shots[0].text, version.value)
-        history = [q for q in p.items if q.derivation.fact_key == fact.id and q.task == "temporal_conflict"]
-        by_id = p.records.by_id()
-        assert all(any(by_id[e].modality == "visual" for e in q.evidence) for q in history), \
-            [(q.q, q.evidence) for q in history]
+        kinds = sorted(f.kind for f in pictured)
+        assert sum(k in ("budget", "size") for k in kinds) == 1 and len(pictured) <= 2, (p.org.seed_id, kinds)
+        assert all(k in ("budget", "size", "option", "name") for k in kinds)
+        for fact in pictured:
+            _check_sheets(p, fact)
+
+
+def _check_sheets(p, fact) -> None:
+    records = p.records.records
+    for n, version in enumerate(fact.versions):
+        event = next(e for e in p.plan.events if fact.id in e.refs and e.kind == "fact_update"
+                     and e.time == version.time)
+        assert event.attachment == f"sheet_{fact.id}_v{n + 1}" and version.value not in event.draft
+        shots = [r for r in records if r.doc_id == event.attachment and r.modality == "visual"]
+        assert shots and contains_value(shots[0].pixel_text, version.value)
+        assert not contains_value(shots[0].text, version.value)
+    history = [q for q in p.items if q.derivation.fact_key == fact.id and q.task == "temporal_conflict"]
+    by_id = p.records.by_id()
+    assert all(any(by_id[e].modality == "visual" for e in q.evidence) for q in history), \
+        [(q.q, q.evidence) for q in history]

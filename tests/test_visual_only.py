@@ -66,7 +66,7 @@ def test_drawn_values_are_legible_to_ocr():
     found = asked = 0
     missed = []
     for p in rendered_projects(RENDERED)[:2]:
-        images = [r for r in p.records.records if r.source == "image" and r.pixel_text][:4]
+        images = [r for r in p.records.records if r.source == "image" and re.search(r"\d", r.pixel_text)][:4]
         for r in images:
             path = _project_dir(p) / r.image_path
             text = _ocr_words(path).replace(",", "")

@@ -116,7 +116,7 @@ def image_draft(ctx: RenderContext, doc: DocumentPlan, event_ids: list[str]) -> 
     elif doc.kind == "table_image" and doc.values:   # a planning sheet: one row per field it shows
         # the title names the whole subject; the row keeps its head ('survey sample size'), so a long
         # subject never runs into the value column
-        rows = [[field.split(" for ")[0], value] for field, value in doc.values.items()]
+        rows = [[field.split(" for ")[0].split(" of the ")[0], value] for field, value in doc.values.items()]
         save_png(table_image(doc.title, ["Field", "Value"], rows), path)
         pixels = drawn_table(["Field", "Value"], rows)
         caption = f"Table image: {doc.title}; columns Field, Value"

@@ -6,7 +6,8 @@ questions). If every result were also typed in Slack and Notion, a text record w
 question and the images would never be needed. A share of the week's items is therefore posted as
 a table screenshot only; text records name the item but leave its values out.
 
-The same holds for one drifting budget or sample size per project (`mark_pictured_facts`).
+The same holds for one drifting budget or sample size and one format or title per project
+(`mark_pictured_facts`).
 
 Items stay typed when text must carry their values: the release (the milestone meeting and the
 adoption decision quote it), items an error slips on (the slip and correction restate them), and
@@ -34,12 +35,16 @@ def mark_pictured(items: list[PlanItem], errors: list[ScriptedError], decisions:
 
 
 SHEET_KINDS = ("budget", "size")
+SHEET_TEXT_KINDS = ("option", "name")
 
 
 def mark_pictured_facts(facts: list[EvolvingFact], rng: random.Random) -> list[EvolvingFact]:
-    """One drifting budget or sample size per project is kept in a planning sheet whose screenshot is
-    posted at each change, so 'what was it on Tuesday' needs the image of that day (a Notion status
-    board still mirrors it in text, later: the lag the conflict questions are about)."""
+    """Two drifting facts per project are kept in a planning sheet whose screenshot is posted at each
+    change: one budget or sample size and, when one drifts, the deliverable's format or title (hosting
+    option or build name). 'What was it on Tuesday' then needs the image of that day; a Notion status
+    board still mirrors it in text, later: the lag the conflict questions are about. Owners and
+    deadlines stay in messages."""
     numeric = [f.id for f in facts if f.kind in SHEET_KINDS]
-    chosen = rng.choice(numeric) if numeric else None
-    return [f.model_copy(update={"pictured": True}) if f.id == chosen else f for f in facts]
+    texts = [f.id for f in facts if f.kind in SHEET_TEXT_KINDS]
+    chosen = {rng.choice(numeric) if numeric else None, rng.choice(texts) if texts else None}
+    return [f.model_copy(update={"pictured": True}) if f.id in chosen else f for f in facts]

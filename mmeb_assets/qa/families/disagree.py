@@ -24,6 +24,12 @@ def generate(ctx: GenContext) -> list[QAItem]:
     return _disagree(ctx) + _evolving_disagree(ctx) + _lagging(ctx)
 
 
+def _medium(record: Record) -> str:
+    """Where a change was posted when no channel names it: 'a screenshot' for an image (the planning
+    sheet), else the source ('notion', 'email')."""
+    return "a screenshot" if record.source == "image" else record.source
+
+
 def where(record: Record) -> str:
     """'the #results message of Mon Mar 2 at 15:03' / 'a Notion page' — how a question points at a record."""
     if record.source == "slack" and record.channel and not record.channel.startswith("dm-"):
@@ -111,7 +117,7 @@ def _lagging(ctx: GenContext) -> list[QAItem]:
         q = (f"On {when(moment)}, {where(record)} still gave the {fact.subject} as {old.value}. "
              f"Which value was in force at that time?")
         answer = (f"{new.value}: it was changed from {old.value} in "
-                  f"{channel_ref(announced.channel) or announced.source} on {when(announced.timestamp)}.")
+                  f"{channel_ref(announced.channel) or _medium(announced)} on {when(announced.timestamp)}.")
         out.append(draft(
             ctx, "cross_source_conflict", "cross_source.lagging", q, answer, value=new.value,
             evidence=ids([record, announced]), boundary=when(moment),
