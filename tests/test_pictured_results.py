@@ -131,3 +131,28 @@ def _check_sheets(p, fact) -> None:
     by_id = p.records.by_id()
     assert all(any(by_id[e].modality == "visual" for e in q.evidence) for q in history), \
         [(q.q, q.evidence) for q in history]
+
+
+def test_a_pictured_row_forbids_only_its_distinctive_values_to_text():
+    """A row's unit ('minutes', 't', '%') or a year cell is said everywhere for other reasons ('30 minutes
+    later', a 2026 date); forbidding it to every text record failed whole seeds of the scale build
+    ('must-not-contain value 'minutes' written in stored text'). Only value-like, distinctive cells are
+    forbidden; the renderers still leave all of a pictured row's cells out."""
+    from mmeb_assets.simulation import build_event_plan, build_organization
+    from mmeb_assets.simulation.plan import policed_pixel_value
+    from mmeb_assets.simulation.samples import sample_analysis_facts
+
+    facts = sample_analysis_facts("unit-rows")
+    for table in facts.tables:
+        if "Unit" in table.header:
+            table.rows = [[r[0], "minutes", *r[2:]] for r in table.rows]
+    seen = 0
+    for seed in range(6):
+        org = build_organization(facts, random_seed=seed)
+        plan = build_event_plan(facts, org, random_seed=seed)
+        pictured = {i.id for i in plan.items if i.pictured}
+        for event in plan.events:
+            if event.kind == "result_posted" and set(event.refs) & pictured:
+                assert all(policed_pixel_value(v) for v in event.must_not_contain), event.must_not_contain
+                seen += 1
+    assert seen

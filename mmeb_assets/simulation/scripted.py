@@ -50,7 +50,10 @@ def item_events(book: EventBook, items: list[PlanItem], errors: list[ScriptedErr
 def _pictured_result(book: EventBook, it: PlanItem, channels: dict[str, str]) -> None:
     """A result shared as a table screenshot (`pictures`): the post and the results log name the item
     and point at the image; the values are only in its pixels."""
-    org, hidden = book.org, list(it.values.values())
+    from mmeb_assets.simulation.plan import policed_pixel_value  # plan imports this module
+    # only distinctive values are forbidden to text: a row's unit ('minutes') or a year cell is said
+    # everywhere for other reasons; the renderers leave all of a pictured row's cells out anyway
+    org, hidden = book.org, [v for v in it.values.values() if policed_pixel_value(v)]
     book.add(f"result:{it.id}", it.completed_at, it.owner, "result_posted", channels["results"],
              f"{org.person(it.owner).first_name} posts the result of {it.label} as a table screenshot",
              must_not=hidden, refs=[it.id],
