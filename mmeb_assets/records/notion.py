@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from mmeb_assets.records.content import IN_SCREENSHOT, doc_facts, items_of, shown_wrong, typed_cells
+from mmeb_assets.records.content import doc_facts, items_of, shown_wrong, typed_cells
 from mmeb_assets.records.context import Draft, RenderContext
 from mmeb_assets.records.headers import source_header
 from mmeb_assets.records.headers import contains_value
@@ -57,8 +57,8 @@ def evidence_table_drafts(ctx: RenderContext) -> list[Draft]:
         when = max(i.completed_at for i in items) + timedelta(hours=1, minutes=30)
         when = max(when, max((e.fixed_at for e in ctx.plan.errors), default=when) + timedelta(minutes=40))
         cols = [c for c in items[0].values]
-        rows = "\n".join(f"| {i.label} | " + " | ".join(IN_SCREENSHOT if i.pictured and c in i.values else
-                                                       i.values.get(c, "") for c in cols) + " |" for i in items)
+        shown = {i.id: dict(typed_cells(i, {})) for i in items}   # corrected values; pictured ones stay in images
+        rows = "\n".join(f"| {i.label} | " + " | ".join(shown[i.id].get(c, "") for c in cols) + " |" for i in items)
         body = (f"Evidence table for {table.caption.split(':', 1)[-1].strip() or table.id}\n"
                 f"| Item | {' | '.join(cols)} |\n{rows}")
         entry = _entry(ctx, when, items[-1].owner, f"Evidence table · {table.id}", body, doc_key=f"evidence:{table.id}")
