@@ -21,7 +21,8 @@ from mmeb_assets.qa.evidence import ProjectIndex
 N_RENDERED = 3
 VALUE_FAMILIES = {"extraction.cell", "extraction.picture", "extraction.invented", "extraction.text_cell",
                   "computation.difference", "computation.ratio", "computation.fact_change", "comparison.pair",
-                  "comparison.rank", "comparison.fact_states", "temporal.visual_versions", "temporal.doc_version"}
+                  "comparison.rank", "comparison.fact_states", "temporal.visual_versions", "temporal.doc_version",
+                  "interpretation.rank_claim", "interpretation.level_claim"}
 
 
 def operand_values(item) -> list[str]:

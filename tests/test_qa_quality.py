@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from datetime import timedelta
 
 import pytest
@@ -11,13 +12,13 @@ from mmeb_assets.qa.evidence import ProjectIndex
 from mmeb_assets.qa.export import write_questions_jsonl
 from mmeb_assets.qa.fixture import SEED, fixture_organization, fixture_plan, fixture_records
 from mmeb_assets.qa.generate import generate_rule_items, make_context
-from mmeb_assets.qa.mix import PAPER_MIX, evidence_shape, select_mix
+from mmeb_assets.qa.mix import PAPER_MIX, TURNS, evidence_shape, evidence_size, select_mix
 from mmeb_assets.qa.quality import (
     LexicalRanker, ReaderScores, SeedQuality, first_posted_value, seed_quality, selection_bucket, target_misses,
 )
 from mmeb_assets.qa.quality_report import by_seed, load_project
 from mmeb_assets.qa.validation import validate_items
-from mmeb_assets.schema import TASKS
+from mmeb_assets.schema import TASK_CATEGORY, TASKS
 
 
 @pytest.fixture(scope="module")
@@ -98,11 +99,15 @@ def test_buckets_take_turns_within_a_task(project):
     bucket = selection_bucket(index)
     xsc = [i for i in items if i.task == "cross_source_conflict"]
     assert all(bucket(i).split("|")[0] in ("first", "later", "unclear") for i in xsc)
-    assert all(bucket(i) == evidence_shape(i) for i in items if i.task == "extraction")
-    kept = [i for i in items if i.task == "extraction"]
-    shapes = {evidence_shape(i) for i in kept}
-    selected, _ = select_mix(kept, {"ER": 1.0, "CR": 0.0, "UNS": 0.0}, len(shapes), SEED)
-    assert {evidence_shape(i) for i in selected} == shapes   # one of each shape before any repeats
+    er = [i for i in items if TASK_CATEGORY[i.task] == "ER"]
+    assert all(bucket(i).partition("|")[0] == evidence_size(i) for i in er)
+    kept = [i for i in er if i.task == "attribution"]
+    sizes = {evidence_size(i) for i in kept}
+    assert len(sizes) >= 2
+    available = Counter(evidence_size(i) for i in kept)
+    one_round = {size: min(TURNS[size], available[size]) for size in sizes}
+    selected, _ = select_mix(kept, {"ER": 1.0, "CR": 0.0, "UNS": 0.0}, sum(one_round.values()), SEED, bucket)
+    assert Counter(evidence_size(i) for i in selected) == one_round   # each size its turns before repeats
 
 
 def _envelope(obj) -> str:
@@ -186,7 +191,7 @@ def test_evidence_floors_swap_within_a_task_until_the_targets_hold(project):
     floors by swaps that keep every task's count and every conflict's position bucket."""
     from collections import Counter
 
-    from mmeb_assets.qa.evidence_floors import _find_swap, evidence_floors, raise_evidence_floors
+    from mmeb_assets.qa.evidence_floors import _find_swap, _prefix, evidence_floors, raise_evidence_floors
     from mmeb_assets.qa.mix import DEFERRED
 
     index, _ = project
@@ -205,13 +210,44 @@ def test_evidence_floors_swap_within_a_task_until_the_targets_hold(project):
         # a floor still missed is one no allowed swap can raise (the fixture's left-out items are few)
         assert share >= floor.share or _find_swap(lifted, rest, floor, floors, bucket) is None
     assert Counter(i.task for i in lifted) == Counter(i.task for i in selected)
-    prefix = lambda i: (i.task, bucket(i).partition("|")[0] if "|" in bucket(i) else "")  # noqa: E731
+    prefix = lambda i: (i.task, _prefix(bucket, i))  # noqa: E731
     assert Counter(map(prefix, lifted)) == Counter(map(prefix, selected))
     assert sorted(i.id for i in lifted + rest) == sorted(i.id for i in selected + left_out)
     assert len({i.id for i in lifted}) == len(lifted)
     for floor in floors:
         assert sum(map(floor.holds, lifted)) >= sum(map(floor.holds, selected))
     assert raise_evidence_floors(lifted, rest, index, bucket)[2] == 0  # a second pass has nothing to do
+
+
+DEFERRED_KEY = "deferred"
+CONFLICTS = ("cross_source_conflict", "temporal_conflict")
+
+
+def test_two_record_excess_is_exchanged_for_one_record_items_of_the_same_task(project):
+    """A kept set whose evidence-reasoning golds lean to two records (the planted worst case) gets
+    two-record items exchanged for left-out one-record items of the same task until the ceiling holds or
+    no exchange keeps the floors; task counts stay, no floor falls, multi-image items stay."""
+    from collections import Counter
+
+    from mmeb_assets.qa.evidence_floors import TWO_UNIT_CEILING, _size_swap, evidence_floors, needed, \
+        raise_evidence_floors
+
+    index, _ = project
+    items = generate_rule_items(make_context(index, make_provenance(SEED, "qa", "rules")))
+    kept, _ = validate_items(items, index)
+    two_first = lambda i: "two" if evidence_size(i) == "2 units" else DEFERRED_KEY  # noqa: E731
+    selected, left_out = select_mix(kept, PAPER_MIX, 40, SEED, two_first)
+    share = lambda items: sum(evidence_size(i) == "2 units" for i in items) / len(items)  # noqa: E731
+    assert share(selected) > TWO_UNIT_CEILING   # the planted excess
+    bucket = selection_bucket(index)
+    floors = evidence_floors(index)
+    lifted, rest, swaps = raise_evidence_floors(selected, left_out, index, bucket)
+    assert swaps > 0 and share(lifted) < share(selected)
+    assert share(lifted) <= TWO_UNIT_CEILING or _size_swap(lifted, rest, floors) is None
+    assert Counter(i.task for i in lifted) == Counter(i.task for i in selected)
+    assert all(needed(lifted, f) <= needed(selected, f) for f in floors)
+    multi_image = lambda items: {i.id for i in items if i.evidence_stats.n_images >= 2 and i.task not in CONFLICTS}  # noqa: E731
+    assert multi_image(selected) <= multi_image(lifted) | {i.id for i in selected if i.evidence_stats.n_units != 2}
 
 
 def test_position_balance_swaps_cross_source_items_into_the_band(project):

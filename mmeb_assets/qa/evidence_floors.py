@@ -45,24 +45,44 @@ def evidence_floors(index: ProjectIndex) -> tuple[Floor, ...]:
             Floor("multi_source", TARGETS["multi_source"], multi_source))
 
 
+def _units(item: QAItem) -> int:
+    return item.evidence_stats.n_units if item.evidence_stats else 0
+
+
+def _images(item: QAItem) -> int:
+    return item.evidence_stats.n_images if item.evidence_stats else 0
+
+
 def needed(selected: list[QAItem], floor: Floor) -> int:
     """How many more kept items must satisfy the floor."""
     answerable = sum(_answerable(i) for i in selected)
     return max(0, math.ceil(floor.share * answerable - 1e-9) - sum(floor.holds(i) for i in selected))
 
 
+CONFLICT_TASKS = ("cross_source_conflict", "temporal_conflict")
+# Two-record golds above this share of a project's answerable questions are exchanged for one-record
+# ones while the floors allow (paper Table 3 (d): 32.4% on two units, 49.1% on one).
+TWO_UNIT_CEILING = 0.34
+
+
 def _prefix(bucket: Callable[[QAItem], str], item: QAItem) -> str:
+    """Where a conflict item's gold was posted (its bucket's first part); '' for other tasks, whose
+    bucket leads with the evidence size that a swap is there to change."""
     key = bucket(item)
-    return key.partition("|")[0] if "|" in key else ""
+    return key.partition("|")[0] if "|" in key and item.task in CONFLICT_TASKS else ""
 
 
 def _find_swap(selected: list[QAItem], left_out: list[QAItem], floor: Floor, floors: tuple[Floor, ...],
                bucket: Callable[[QAItem], str]) -> tuple[int, int] | None:
     """(index in selected, index in left_out) of the first swap that raises `floor` and lowers none."""
-    for j, incoming in enumerate(left_out):
+    # two-record items leave first: the paper's evidence sizes (Table 3 (d)) have one unit most often;
+    # items read off two or more images come in first (Table 6's Image 2+ column)
+    order = sorted(range(len(selected) - 1, -1, -1), key=lambda i: _units(selected[i]) != 2)
+    for j in sorted(range(len(left_out)), key=lambda j: _images(left_out[j]) < 2):
+        incoming = left_out[j]
         if not floor.holds(incoming):
             continue
-        for i in range(len(selected) - 1, -1, -1):
+        for i in order:
             outgoing = selected[i]
             if (outgoing.task != incoming.task or floor.holds(outgoing)
                     or _answerable(outgoing) != _answerable(incoming)
@@ -136,4 +156,36 @@ def raise_evidence_floors(selected: list[QAItem], left_out: list[QAItem], index:
         i, j = found
         selected[i], left_out[j] = left_out[j], selected[i]
         swaps += 1
+    for _ in range(len(selected)):
+        found = _size_swap(selected, left_out, floors)
+        if found is None:
+            break
+        i, j = found
+        selected[i], left_out[j] = left_out[j], selected[i]
+        swaps += 1
     return selected, left_out, swaps
+
+
+def _two_unit_excess(selected: list[QAItem]) -> bool:
+    answerable = [i for i in selected if _answerable(i)]
+    return sum(_units(i) == 2 for i in answerable) > TWO_UNIT_CEILING * len(answerable)
+
+
+def _size_swap(selected: list[QAItem], left_out: list[QAItem], floors: tuple[Floor, ...]) -> tuple[int, int] | None:
+    """While two-record golds are over the ceiling: an evidence-reasoning item on two records (not read
+    off two images) out, a one-record item of the same task in, where every floor still holds after."""
+    if not _two_unit_excess(selected):
+        return None
+    for i in range(len(selected) - 1, -1, -1):
+        outgoing = selected[i]
+        if outgoing.task in CONFLICT_TASKS or _units(outgoing) != 2 or _images(outgoing) >= 2 \
+                or not _answerable(outgoing):
+            continue
+        for j, incoming in enumerate(left_out):
+            if incoming.task != outgoing.task or _units(incoming) != 1 or not _answerable(incoming):
+                continue
+            trial = selected[:i] + [incoming] + selected[i + 1:]
+            if all(needed(trial, f) == 0 or needed(trial, f) <= needed(selected, f) and not f.holds(outgoing)
+                   for f in floors):
+                return i, j
+    return None

@@ -4,7 +4,8 @@ from __future__ import annotations
 from mmeb_assets.qa import unanswerable
 from mmeb_assets.qa.evidence import ProjectIndex
 from mmeb_assets.qa.families import (
-    attribution, board, conflict, corrected, disagree, extraction, facts, numeric, temporal, visual_versions,
+    attribution, board, claims, conflict, corrected, disagree, extraction, facts, numeric, temporal,
+    visual_versions,
 )
 from mmeb_assets.qa.families.base import GenContext
 from mmeb_assets.qa.text import normalize
@@ -17,7 +18,8 @@ FAMILIES = (
     ("extraction", extraction.generate), ("attribution", attribution.generate), ("attribution", board.attribution),
     ("computation", numeric.computation), ("computation", facts.computation),
     ("comparison", numeric.comparison), ("comparison", facts.comparison),
-    ("interpretation", numeric.interpretation), ("interpretation", facts.interpretation),
+    ("interpretation", numeric.interpretation), ("interpretation", claims.interpretation),
+    ("interpretation", facts.interpretation),
     ("computation", corrected.computation), ("comparison", corrected.comparison),
     ("interpretation", corrected.interpretation), ("interpretation", board.interpretation),
     ("cross_source_conflict", conflict.generate), ("cross_source_conflict", disagree.generate),

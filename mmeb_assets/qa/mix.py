@@ -12,6 +12,9 @@ from mmeb_assets.qa.families.base import stable_rank
 from mmeb_assets.schema import TASK_CATEGORY, TASKS, QAItem
 
 PAPER_MIX = {"ER": 0.68, "CR": 0.26, "UNS": 0.05}
+# Turns per round within a category, after the paper's task counts (appendix Table 2: extraction 268,
+# attribution 80, computation 310, comparison 212, interpretation 232); a task with nothing left passes.
+TASK_TURNS = {"extraction": 3, "attribution": 2, "computation": 4, "comparison": 3, "interpretation": 3}
 
 
 def normalize_mix(mix: dict[str, float]) -> dict[str, float]:
@@ -46,8 +49,16 @@ def evidence_shape(item: QAItem) -> str:
     return "multi" if len(stats.source_types) >= 2 else "plain"
 
 
+def evidence_size(item: QAItem) -> str:
+    """'1 unit', '2 units' or '3+ units' of gold evidence (the rows of the paper's Table 3 (d))."""
+    n = item.evidence_stats.n_units if item.evidence_stats else 0
+    return "3+ units" if n >= 3 else "2 units" if n == 2 else "1 unit"
+
+
 DEFERRED = "deferred"
-TURNS = {"3+": 2}   # multi-record evidence is the rarest shape (paper Table 3: 18.5% of answerable items)
+# Turns per round: conflict items take shapes in turn with 3+ records twice (the rarest shape), evidence
+# reasoning items take evidence sizes in about the paper's proportions (Table 3 (d): 49.1 / 32.4 / 18.5%).
+TURNS = {"3+": 3, "images": 5, "1 unit": 3, "2 units": 1, "3+ units": 1}
 
 
 SHAPES = ("3+", "multi", "plain")
@@ -88,8 +99,9 @@ def _round_robin(items: list[QAItem], n: int, seed: str, bucket: Callable[[QAIte
     order = [t for t in TASKS if by_task.get(t)]
     while len(chosen) < n and any(by_task[t] for t in order):
         for task in order:
-            if by_task[task] and len(chosen) < n:
-                chosen.append(by_task[task].pop(0))
+            for _ in range(TASK_TURNS.get(task, 1)):
+                if by_task[task] and len(chosen) < n:
+                    chosen.append(by_task[task].pop(0))
     return chosen
 
 

@@ -185,17 +185,24 @@ def target_misses(q: SeedQuality) -> list[str]:
 
 def selection_bucket(index: ProjectIndex):
     """The mix's bucket: conflict items first by where their gold was posted (first / later / unclear),
-    so the kept set does not let position answer them, then by evidence shape; others by shape.
+    so the kept set does not let position answer them, then by evidence shape; others by evidence size,
+    then by family (items read off two or more images as one family), so one prolific family does not
+    fill a size.
     Cross-source items take turns between first- and later-posted gold (the target is 40-60%); temporal
-    items whose gold is the first-stated version are kept only when nothing else is left."""
-    from mmeb_assets.qa.mix import DEFERRED, evidence_shape
+    items whose gold is the first-stated version are kept only when nothing else is left. Conflicts read
+    off two or more images are a shape of their own, so they take turns too."""
+    from mmeb_assets.qa.mix import DEFERRED, evidence_shape, evidence_size
 
     def bucket(item: QAItem) -> str:
         if item.task not in ("cross_source_conflict", "temporal_conflict"):
-            return evidence_shape(item)
+            images = item.evidence_stats is not None and item.evidence_stats.n_images >= 2
+            return f"{evidence_size(item)}|{'images' if images else item.generator.rpartition(':')[2]}"
         first = first_posted_value(item, index)
         where = "unclear" if first is None else "first" if first == item.gold.value else "later"
         if item.task == "temporal_conflict" and where == "first":
             where = DEFERRED   # the value stated first is what a first-mention shortcut answers
-        return f"{where}|{evidence_shape(item)}"
+        shape = evidence_shape(item)
+        if shape == "plain" and item.evidence_stats and item.evidence_stats.n_images >= 2:
+            shape = "images"   # versions read off two screenshots (Table 6's Image 2+ column)
+        return f"{where}|{shape}"
     return bucket

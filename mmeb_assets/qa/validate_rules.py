@@ -58,15 +58,21 @@ def recompute(item: QAItem) -> str | None:
         return fmt(nums[0] / nums[1], 2)
     if d.kind == "percent_change" and len(nums) == 2 and None not in nums and nums[1] != 0:
         return fmt((nums[0] - nums[1]) / nums[1] * 100, 1)
-    if d.kind in ("rank", "rank_low"):
+    if d.kind in ("rank", "rank_low", "rank_claim", "rank_claim_low"):
         pairs = [(label, parse_number(v)) for label, v in _pairs(d.operands)]
-        pick = (min if d.kind == "rank_low" else max)(pairs, key=lambda p: p[1])
-        return pick[0]
+        pick = (min if d.kind.endswith("_low") else max)(pairs, key=lambda p: p[1])[0]
+        if d.kind.startswith("rank_claim"):
+            return "Yes" if d.premise_values and pick == d.premise_values[0] else "No"
+        return pick
     if d.kind == "budget_choice":
         cap = parse_number(d.operands[-1])
         rows = [(label, v.split("|")) for label, v in _pairs(d.operands[:-1])]
         fits = [(label, parse_number(q)) for label, (q, c) in rows if parse_number(c) <= cap]
         return max(fits, key=lambda p: p[1])[0] if fits else None
+    if d.kind in ("level_claim", "level_claim_low") and len(nums) == 1 and d.premise_values:
+        level = parse_number(d.premise_values[0])
+        if nums[0] is not None and level is not None:
+            return "Yes" if (nums[0] <= level if d.kind.endswith("_low") else nums[0] >= level) else "No"
     if d.kind == "claim_check" and len(nums) == 3 and None not in nums:
         return "Yes" if abs(nums[0] - nums[1]) >= nums[2] else "No"
     if d.kind == "version_sequence":
@@ -76,7 +82,7 @@ def recompute(item: QAItem) -> str | None:
 
 def _operand_values(item: QAItem) -> list[str]:
     d = item.derivation
-    if d.kind in ("rank", "rank_low"):
+    if d.kind in ("rank", "rank_low", "rank_claim", "rank_claim_low"):
         return [v for _, v in _pairs(d.operands)]
     if d.kind == "budget_choice":
         return [part for _, v in _pairs(d.operands[:-1]) for part in v.split("|")]
@@ -255,7 +261,8 @@ def stage3_audit(item: QAItem, index: ProjectIndex, s1: StageVerdict, s2: StageV
     if s2.verdict != "match":
         recomputed = recompute(item)
         if recomputed is not None and item.derivation.kind in ("difference", "ratio", "percent_change", "claim_check",
-                                                              "rank", "rank_low", "budget_choice"):
+                                                              "rank", "rank_low", "rank_claim", "rank_claim_low",
+                                                              "level_claim", "level_claim_low", "budget_choice"):
             return verdict("fix", "gold_wrong", s2.reason, Fix(gold_value=recomputed, gold_answer=_rewrite_answer(item, recomputed),
                                                                note=f"gold recomputed from the operands: {recomputed}"))
         return verdict("drop", "gold_wrong", s2.reason)

@@ -41,10 +41,14 @@ def _text_cells(ctx: GenContext) -> list[QAItem]:
     return out
 
 
+def asked_cells(ctx: GenContext) -> list[tuple]:
+    """(item, column, value) of the cells the extraction questions ask for, in their order."""
+    return _spread(sorted(clean_cells(ctx), key=lambda c: stable_rank(ctx.seed, "ext", c[0].id, c[1])))[:MAX_CELLS]
+
+
 def _cells(ctx: GenContext) -> list[QAItem]:
     out = []
-    cells = _spread(sorted(clean_cells(ctx), key=lambda c: stable_rank(ctx.seed, "ext", c[0].id, c[1])))
-    for item, col, value in cells[:MAX_CELLS]:
+    for item, col, value in asked_cells(ctx):
         record = _only_picture(ctx, item, value) or cell_record(ctx, item, value)
         if record is None:
             continue

@@ -40,13 +40,26 @@ def _pairs(ctx: GenContext, limit: int) -> list[tuple[str, PlanItem, str, PlanIt
                 (ia, va), (ib, vb) = cells[b], cells[a]
                 if parse_number(va) != parse_number(vb):
                     out.append((col, ia, va, ib, vb))
-    # pairs whose two results were each shared as a screenshot first: they need two images (Table 6's
-    # Image 2+ column), which no other family asks for as often
-    out.sort(key=lambda p: (-(p[1].pictured + p[3].pictured), stable_rank(ctx.seed, p[0], p[1].id, p[3].id)))
-    return out[:limit]
+    # pairs whose two results were each shared as a screenshot alternate with the others: the first need
+    # two images (Table 6's Image 2+ column), which no other family asks for as often; the others are
+    # mostly read off one page (Table 3 (d)'s one-unit row)
+    out.sort(key=lambda p: stable_rank(ctx.seed, p[0], p[1].id, p[3].id))
+    both = [p for p in out if p[1].pictured and p[3].pictured]
+    rest = [p for p in out if not (p[1].pictured and p[3].pictured)]
+    mixed = [p for pair in zip(both, rest) for p in pair]
+    n = len(mixed) // 2
+    return (mixed + both[n:] + rest[n:])[:limit]
 
 
-def _operand_records(ctx: GenContext, cells: list[tuple[PlanItem, str]]) -> list[str]:
+# Of SHAPE_DIE seeded faces, how many read the operands from their own posts rather than from one page
+# or image that shows them all: most operands that were each shared as a screenshot are read from those
+# (several images, Table 6's Image 2+ column); most other pairs from one record (the paper's Table 3 (d)
+# has 49.1% of questions on one unit); rankings of 3+ results from either, half and half (18.5% of the
+# paper's questions need 3+ units).
+SHAPE_DIE, SCREENSHOT_FACES, POST_FACES, MANY_POST_FACES = 6, 5, 1, 3
+
+
+def operand_records(ctx: GenContext, cells: list[tuple[PlanItem, str]]) -> list[str]:
     """One record that shows every operand (a table page or image), or one record per operand (the
     result posts); which of the two is chosen per item by a seeded coin, so both shapes occur. Operands
     that were each shared as their own screenshot are read from those screenshots (several images)."""
@@ -55,7 +68,9 @@ def _operand_records(ctx: GenContext, cells: list[tuple[PlanItem, str]]) -> list
     posts = [cell_record(ctx, item, value) for item, value in cells]
     key = "|".join(f"{i.id}={v}" for i, v in cells)
     screenshots = all(p is not None and p.modality == "visual" for p in posts) and len(ids(posts)) > 1
-    if all(posts) and len(ids(posts)) <= 4 and (screenshots or stable_rank(ctx.seed, "operands", key) % 2 == 0):
+    coin = stable_rank(ctx.seed, "operands", key) % SHAPE_DIE
+    faces = SCREENSHOT_FACES if screenshots else POST_FACES if len(cells) == 2 else MANY_POST_FACES
+    if all(posts) and len(ids(posts)) <= 4 and coin < faces:
         return ids(posts)
     for doc in index.plan.documents:
         if doc.error_ids_shown_wrong or not all(i.id in doc.item_ids for i, _ in cells):
@@ -80,7 +95,7 @@ def series_computation(ctx: GenContext) -> list[QAItem]:
     out = []
     for n, (item, years) in enumerate(_series(ctx)[:4]):
         (y1, v1), (y2, v2) = years[0], years[-1]
-        evidence = _operand_records(ctx, [(item, v1), (item, v2)])
+        evidence = operand_records(ctx, [(item, v1), (item, v2)])
         a, b = parse_number(v2), parse_number(v1)
         if not evidence or a == b:
             continue
@@ -113,7 +128,7 @@ def series_comparison(ctx: GenContext) -> list[QAItem]:
         values = [parse_number(v) for _, v in years]
         if len(set(values)) != len(values):
             continue
-        evidence = _operand_records(ctx, [(item, v) for _, v in years])
+        evidence = operand_records(ctx, [(item, v) for _, v in years])
         if not evidence:
             continue
         year, value = years[max(range(len(years)), key=lambda i: values[i])]
@@ -137,7 +152,7 @@ def series_interpretation(ctx: GenContext) -> list[QAItem]:
         gap = abs(b - a)
         if gap == 0:
             continue
-        evidence = _operand_records(ctx, [(item, v1), (item, v2)])
+        evidence = operand_records(ctx, [(item, v1), (item, v2)])
         if not evidence:
             continue
         supported = stable_rank(ctx.seed, "trend", item.id) % 2 == 0
@@ -162,8 +177,8 @@ def series_interpretation(ctx: GenContext) -> list[QAItem]:
 
 def computation(ctx: GenContext) -> list[QAItem]:
     out = series_computation(ctx)
-    for n, (col, ia, va, ib, vb) in enumerate(_pairs(ctx, 8)):
-        evidence = _operand_records(ctx, [(ia, va), (ib, vb)])
+    for n, (col, ia, va, ib, vb) in enumerate(_pairs(ctx, 12)):
+        evidence = operand_records(ctx, [(ia, va), (ib, vb)])
         if not evidence:
             continue
         a, b = parse_number(va), parse_number(vb)
@@ -194,15 +209,21 @@ def comparison(ctx: GenContext) -> list[QAItem]:
     return series_comparison(ctx) + _rankings(ctx) + _pairwise(ctx) + _budget(ctx)
 
 
-def _rankings(ctx: GenContext) -> list[QAItem]:
+def rankable(ctx: GenContext) -> list[tuple[str, str, list[tuple[PlanItem, str]]]]:
+    """(table, column, cells) of the columns that rank: 3+ results, all of them clean, no ties."""
     out = []
     for (table, col), cells in sorted(_columns(ctx).items()):
-        if len(cells) < 3 or not _complete(ctx, table, col, cells):
-            continue
         values = [parse_number(v) for _, v in cells]
-        if len(set(values)) != len(values):
-            continue
-        evidence = _operand_records(ctx, cells)
+        if len(cells) >= 3 and _complete(ctx, table, col, cells) and len(set(values)) == len(values):
+            out.append((table, col, cells))
+    return out
+
+
+def _rankings(ctx: GenContext) -> list[QAItem]:
+    out = []
+    for table, col, cells in rankable(ctx):
+        values = [parse_number(v) for _, v in cells]
+        evidence = operand_records(ctx, cells)
         if not evidence:
             continue
         low = is_cost_column(col)
@@ -222,8 +243,8 @@ def _rankings(ctx: GenContext) -> list[QAItem]:
 
 def _pairwise(ctx: GenContext) -> list[QAItem]:
     out = []
-    for col, ia, va, ib, vb in _pairs(ctx, 12)[8:12]:
-        evidence = _operand_records(ctx, [(ia, va), (ib, vb)])
+    for col, ia, va, ib, vb in _pairs(ctx, 18)[10:18]:
+        evidence = operand_records(ctx, [(ia, va), (ib, vb)])
         if not evidence:
             continue
         a, b = parse_number(va), parse_number(vb)
@@ -275,7 +296,7 @@ def _one_budget(ctx, quality, qcells, cost, ccells) -> QAItem | None:
     choice = max(fits, key=lambda r: r[2])
     if [r for r in fits if r[2] == choice[2] and r is not choice]:
         return None
-    evidence = _operand_records(ctx, [(r[0], r[1]) for r in rows] + [(r[0], r[3]) for r in rows])
+    evidence = operand_records(ctx, [(r[0], r[1]) for r in rows] + [(r[0], r[3]) for r in rows])
     if not evidence:
         return None
     q = f"Which result has the highest {metric(quality)} while keeping the {metric(cost)} at or below {cap_text}?"
@@ -292,8 +313,8 @@ def _one_budget(ctx, quality, qcells, cost, ccells) -> QAItem | None:
 
 def interpretation(ctx: GenContext) -> list[QAItem]:
     out = series_interpretation(ctx)
-    for n, (col, ia, va, ib, vb) in enumerate(_pairs(ctx, 12)[4:10]):
-        evidence = _operand_records(ctx, [(ia, va), (ib, vb)])
+    for n, (col, ia, va, ib, vb) in enumerate(_pairs(ctx, 18)[4:16]):
+        evidence = operand_records(ctx, [(ia, va), (ib, vb)])
         if not evidence:
             continue
         a, b = parse_number(va), parse_number(vb)
