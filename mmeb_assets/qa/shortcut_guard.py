@@ -5,7 +5,8 @@ Per kept question the oracle reader (latest mention over the gold evidence) and 
 readers (first / latest mention over the lexical top k) are judged, as `quality.seed_quality`
 measures them. On a small project one question decides a task's gap (1 of 8 is 12 points), so a
 question the shortcut answers and the oracle misses is exchanged for a left-out, validated question
-of the same task and the same selection bucket (same evidence shape, same first/later-posted side),
+of the same task and the same selection slot (a conflict's evidence shape and first/later-posted side,
+another task's evidence size),
 which leaves task counts, evidence floors and the position balance as they were. Deterministic: the
 kept order and the left-out order decide.
 """
@@ -17,7 +18,7 @@ from typing import Callable
 from mmeb_assets.evaluation.judge import judge_rules
 from mmeb_assets.evaluation.readers import read_answer
 from mmeb_assets.qa.evidence import ProjectIndex
-from mmeb_assets.qa.evidence_floors import evidence_floors, needed
+from mmeb_assets.qa.evidence_floors import CONFLICT_TASKS, _find_swap, evidence_floors, needed
 from mmeb_assets.qa.quality import SHORTCUT_K, LexicalRanker
 from mmeb_assets.schema import QAItem
 
@@ -63,21 +64,33 @@ def _score(judge: ReaderJudge, items: list[QAItem]) -> tuple[int, int]:
     return judge.gap(items), -sum(judge.shortcut_only(i) for i in items)
 
 
+def _slot(bucket: Callable[[QAItem], str], item: QAItem) -> str:
+    """What a swap keeps: a conflict's whole bucket (posted side and evidence shape), another item's
+    evidence size (its bucket's first part; the family may change)."""
+    key = bucket(item)
+    return key if item.task in CONFLICT_TASKS else key.partition("|")[0]
+
+
 def _swap_for(task_items: list[int], selected: list[QAItem], left_out: list[QAItem], judge: ReaderJudge,
-              bucket: Callable[[QAItem], str]) -> tuple[int, int] | None:
-    """(kept index, left-out index) of the first exchange in one task, within the same bucket, that
-    raises its score."""
+              bucket: Callable[[QAItem], str], index: ProjectIndex) -> tuple[int, int] | None:
+    """(kept index, left-out index) of the first exchange in one task that raises its score: within the
+    same slot, else (outside conflicts) one of another evidence size that leaves every floor met."""
     before = _score(judge, [selected[i] for i in task_items])
-    for i in task_items:
-        outgoing = selected[i]
-        if not judge.shortcut_only(outgoing):
-            continue
-        for j, incoming in enumerate(left_out):
-            if incoming.task != outgoing.task or bucket(incoming) != bucket(outgoing):
+    floors = evidence_floors(index)
+    for same_slot in (True, False):
+        for i in task_items:
+            outgoing = selected[i]
+            if not judge.shortcut_only(outgoing) or (not same_slot and outgoing.task in CONFLICT_TASKS):
                 continue
-            trial = [incoming if n == i else selected[n] for n in task_items]
-            if _score(judge, trial) > before:
-                return i, j
+            for j, incoming in enumerate(left_out):
+                if incoming.task != outgoing.task or \
+                        same_slot != (_slot(bucket, incoming) == _slot(bucket, outgoing)):
+                    continue
+                trial = [incoming if n == i else selected[n] for n in task_items]
+                if _score(judge, trial) <= before:
+                    continue
+                if same_slot or all(needed(selected[:i] + [incoming] + selected[i + 1:], f) == 0 for f in floors):
+                    return i, j
     return None
 
 
@@ -95,6 +108,46 @@ def _drop_for(task_items: list[int], selected: list[QAItem], index: ProjectIndex
     return None
 
 
+def _repair_floors(selected: list[QAItem], left_out: list[QAItem], index: ProjectIndex, judge: ReaderJudge,
+                   bucket: Callable[[QAItem], str]) -> tuple[list[QAItem], list[QAItem], list[str]] | None:
+    """The evidence floors restored by floor swaps that leave no task's gap below zero, or None."""
+    floors, moves = evidence_floors(index), []
+    for floor in floors:
+        while needed(selected, floor) > 0:
+            found = _find_swap(selected, left_out, floor, floors, bucket)
+            if found is None:
+                return None
+            i, j = found
+            task = selected[i].task
+            trial = selected[:i] + [left_out[j]] + selected[i + 1:]
+            if judge.gap([t for t in trial if t.task == task]) < min(0, judge.gap([t for t in selected if t.task == task])):
+                return None
+            moves.append(f"{selected[i].id} -> {left_out[j].id}")
+            selected, left_out = trial, left_out[:j] + [selected[i]] + left_out[j + 1:]
+    return selected, left_out, moves
+
+
+def _swap_and_repair(task_items: list[int], selected: list[QAItem], left_out: list[QAItem], judge: ReaderJudge,
+                     bucket: Callable[[QAItem], str], index: ProjectIndex):
+    """(selected, left out, the item taken out, floor moves): a question only a shortcut answers
+    exchanged for one of another evidence size in its task, then the floor it held restored by a floor
+    swap elsewhere (the item taken out is held aside, so it cannot come back); None when no such pair of
+    exchanges exists. Conflict items are left to the posted-side balance."""
+    before = _score(judge, [selected[i] for i in task_items])
+    for i in task_items:
+        outgoing = selected[i]
+        if outgoing.task in CONFLICT_TASKS or not judge.shortcut_only(outgoing):
+            continue
+        for j, incoming in enumerate(left_out):
+            trial = selected[:i] + [incoming] + selected[i + 1:]
+            if incoming.task != outgoing.task or _score(judge, [trial[n] for n in task_items]) <= before:
+                continue
+            repaired = _repair_floors(trial, left_out[:j] + left_out[j + 1:], index, judge, bucket)
+            if repaired is not None:
+                return repaired[0], repaired[1], outgoing, ", ".join(repaired[2]) or "none needed"
+    return None
+
+
 def guard_shortcuts(selected: list[QAItem], left_out: list[QAItem], index: ProjectIndex,
                     bucket: Callable[[QAItem], str]) -> tuple[list[QAItem], list[QAItem], list[str]]:
     """(selected, left out, one line per change): every task's oracle-vs-shortcut gap raised to >= 0
@@ -107,11 +160,17 @@ def guard_shortcuts(selected: list[QAItem], left_out: list[QAItem], index: Proje
             task_items = [n for n, item in enumerate(selected) if item.task == task]
             if judge.gap([selected[n] for n in task_items]) >= 0:
                 break
-            found = _swap_for(task_items, selected, left_out, judge, bucket)
+            found = _swap_for(task_items, selected, left_out, judge, bucket, index)
             if found is not None:
                 i, j = found
                 changes.append(f"{task}: {selected[i].id} (shortcut answers, oracle misses) -> {left_out[j].id}")
                 selected[i], left_out[j] = left_out[j], selected[i]
+                continue
+            repaired = _swap_and_repair(task_items, selected, left_out, judge, bucket, index)
+            if repaired is not None:
+                selected, left_out, outgoing, moves = repaired
+                changes.append(f"{task}: {outgoing.id} (shortcut answers, oracle misses) out; floors kept by {moves}")
+                left_out.append(outgoing)
                 continue
             drop = _drop_for(task_items, selected, index, judge)
             if drop is None:

@@ -5,6 +5,7 @@ import re
 
 from mmeb_assets.schema.source import SourceFacts, Table
 from mmeb_assets.simulation.drafts import ItemDraft
+from mmeb_assets.simulation.measure_names import nameable
 from mmeb_assets.simulation.reviews import REVIEW_BELOW, REVIEW_TABLE, review_rows, review_values
 
 YEAR = re.compile(r"^(19|20)\d\d$")
@@ -162,6 +163,8 @@ def claim_values(facts: SourceFacts, index: int) -> dict[str, str] | None:
         if not (has_digit(value) and value in claim.text):
             continue
         fact = by_value.get(value)
+        if fact is not None and not nameable(fact.measure, " ".join(fact.source.split())):
+            continue  # a verb, clause or lone adjective: no reader asks for 'the receive' or 'the due'
         name = fact.measure if fact else (claim.label.strip() or "reported figure")
         if name == label:
             name = kind_word(fact.unit if fact else "")
@@ -181,6 +184,7 @@ def with_unit_header(name: str, unit: str) -> str:
 def claim_subject(facts: SourceFacts, index: int) -> str:
     """Whom a prose claim's numbers belong to (the first fact's subject), else what it measures."""
     claim, found = _claim_facts(facts, index)
+    found = [f for f in found if nameable(f.measure, " ".join(f.source.split()))] or found
     subjects = [f.subject for f in found if f.subject]
     if subjects:
         return subjects[0]

@@ -87,7 +87,9 @@ def comparison(ctx: GenContext) -> list[QAItem]:
 
 
 def _peaks(ctx: GenContext) -> list[QAItem]:
-    """The highest value a fact took over the week: every stated version is needed to know it."""
+    """The highest value a fact took over the week (the lowest, when that one falls mid-week): every
+    stated version is needed to know it. A fact that only rose or only fell is not asked: its first or
+    its last statement is the answer, which a reader taking the first or latest mention gets by position."""
     out = []
     for fact in ctx.index.plan.evolving_facts:
         numbers = [parse_number(v.value) for v in fact.versions]
@@ -97,10 +99,13 @@ def _peaks(ctx: GenContext) -> list[QAItem]:
         records = [version_record(ctx, fact, v) for v in fact.versions]
         if not all(records) or len(ids(records)) < 3:
             continue
-        top = fact.versions[max(range(len(numbers)), key=lambda i: numbers[i])]
-        if numbers.count(max(numbers)) > 1:
+        inner = range(1, len(numbers) - 1)
+        peak, trough = numbers.index(max(numbers)), numbers.index(min(numbers))
+        if peak not in inner and trough not in inner:
             continue
-        q = f"What was the highest value the {fact.subject} took during the week?"
+        low = peak not in inner
+        top = fact.versions[trough if low else peak]
+        q = f"What was the {'lowest' if low else 'highest'} value the {fact.subject} took during the week?"
         unit = _unit(top.value) or ""
         bare = top.value[: len(top.value) - len(unit)].strip() if unit else top.value
         out.append(draft(
@@ -108,8 +113,8 @@ def _peaks(ctx: GenContext) -> list[QAItem]:
             unit=unit,
             evidence=ids(records), boundary="whole recorded period",
             steps=[(f"{when(v.time)}: {v.value}.", [r.id]) for v, r in zip(fact.versions, records)]
-                  + [(f"The highest is {top.value}.", [])],
-            derivation=Derivation(kind="rank", operands=[f"{v.value}={v.value}" for v in fact.versions],
+                  + [(f"The {'lowest' if low else 'highest'} is {top.value}.", [])],
+            derivation=Derivation(kind="rank_low" if low else "rank", operands=[f"{v.value}={v.value}" for v in fact.versions],
                                   result=top.value, fact_key=f"{fact.id}:peak"),
         ))
     return out
