@@ -113,8 +113,8 @@ def _pictures(ctx: GenContext) -> list[QAItem]:
                 image = next((r for r in images if index.shows(r, value)), None)
                 if image is None:
                     continue
-                what = f"value for {series_phrase(item)} in {col}" if is_year(col) else f"{metric(col)} for {item_phrase(item)}"
-                q = f"In the image titled '{doc.title}', what {what} is shown?"
+                what = f"{series_phrase(item)} in {col}" if is_year(col) else f"the {metric(col)} of {item_phrase(item)}"
+                q = f"In the image titled '{doc.title}', what value is shown for {what}?"
                 out.append(draft(
                     ctx, "extraction", "extraction.picture", q, value, value=value, unit=unit_of(col, value),
                     evidence=[image.id],
