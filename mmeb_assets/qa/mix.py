@@ -61,7 +61,7 @@ DEFERRED = "deferred"
 TURNS = {"3+": 3, "images": 5, "1 unit": 3, "2 units": 1, "3+ units": 1}
 
 
-SHAPES = ("3+", "multi", "plain")
+SHAPES = ("3+", "images", "multi", "plain")
 
 
 def _turns(items: list[QAItem], key: Callable[[QAItem], str]) -> list[QAItem]:

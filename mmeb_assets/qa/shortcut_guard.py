@@ -73,8 +73,9 @@ def _slot(bucket: Callable[[QAItem], str], item: QAItem) -> str:
 
 def _swap_for(task_items: list[int], selected: list[QAItem], left_out: list[QAItem], judge: ReaderJudge,
               bucket: Callable[[QAItem], str], index: ProjectIndex) -> tuple[int, int] | None:
-    """(kept index, left-out index) of the first exchange in one task that raises its score: within the
-    same slot, else (outside conflicts) one of another evidence size that leaves every floor met."""
+    """(kept index, left-out index) of the first exchange in one task that raises its score and lowers
+    no evidence floor (or leaves every floor met): within the same slot, else (outside conflicts) one of
+    another evidence size."""
     before = _score(judge, [selected[i] for i in task_items])
     floors = evidence_floors(index)
     for same_slot in (True, False):
@@ -89,7 +90,8 @@ def _swap_for(task_items: list[int], selected: list[QAItem], left_out: list[QAIt
                 trial = [incoming if n == i else selected[n] for n in task_items]
                 if _score(judge, trial) <= before:
                     continue
-                if same_slot or all(needed(selected[:i] + [incoming] + selected[i + 1:], f) == 0 for f in floors):
+                keeps = all(f.holds(incoming) or not f.holds(outgoing) for f in floors)
+                if keeps or all(needed(selected[:i] + [incoming] + selected[i + 1:], f) == 0 for f in floors):
                     return i, j
     return None
 
