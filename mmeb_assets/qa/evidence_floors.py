@@ -7,7 +7,9 @@ out by the mix, of the same task and the same selection bucket prefix (for confl
 was posted first or later), so task counts and the position balance stay as chosen; only the
 evidence shape changes. Then, when the cross-source golds of the kept set lean to the value posted
 first (or later) beyond the 40-60% band, a conflict item of that side is exchanged for one of the
-other side, or one whose first post is undecided. Swaps are deterministic (the kept order and the
+other side, or one whose first post is undecided. Last, while two-record golds are over
+`TWO_UNIT_CEILING` of a project, an evidence-reasoning item on two records is exchanged for a one-record
+item of its task where every floor still holds. Swaps are deterministic (the kept order and the
 left-out order decide).
 """
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Choose a project's questions so the category shares follow a configured mix.
 
 Paper mix: ER 68%, CR 26%, UNS 5%. Every task type keeps at least one item when it has one; within a
-category the tasks take turns, in a seeded stable order, so no task crowds out the others.
+category the tasks take turns (as many per round as `TASK_TURNS` gives, after the paper's task counts),
+in a seeded stable order, so no task crowds out the others.
 """
 from __future__ import annotations
 
