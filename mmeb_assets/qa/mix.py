@@ -57,8 +57,10 @@ def evidence_size(item: QAItem) -> str:
 
 
 DEFERRED = "deferred"
-# Turns per round: conflict items take shapes in turn with 3+ records twice (the rarest shape), evidence
-# reasoning items take evidence sizes in about the paper's proportions (Table 3 (d): 49.1 / 32.4 / 18.5%).
+# Turns per round. Conflict items take shapes in turn: 3+ records three times (the rarest shape), read off
+# two or more images five (Table 6's Image 2+ column), the others once. Evidence-reasoning items take
+# evidence sizes 3:1:1, leaning to one record because conflicts never rest on one and the floors then pull
+# in multi-record items; the built shares come out near the paper's Table 3 (d) (49.1 / 32.4 / 18.5%).
 TURNS = {"3+": 3, "images": 5, "1 unit": 3, "2 units": 1, "3+ units": 1}
 
 
