@@ -13,6 +13,7 @@ NOT_NAMES = [("due", ""), ("closer", ""), ("academic", ""), ("second", ""), ("ul
              ("past met", ""), ("contractor paid", ""), ("car priced", ""), ("evaluators took part", ""),
              ("people chose a boy wearing a black coat", ""), ("multiple choices questions con-", ""),
              ("managers overall reported using performance information", ""),
+             ("consecutive years", ""), ("fiscal years", ""),
              ("receive", "the state is to receive 4 percent of its collections"),
              ("earn", "ProFac can earn 10 percent of the fee"),
              ("provide facilities management services", "awarded a contract by ORC to provide facilities management services")]

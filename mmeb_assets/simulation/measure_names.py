@@ -25,6 +25,10 @@ NOT_A_NAME = {
     "higher", "low", "lower", "large", "larger", "small", "smaller", "more", "less", "most", "least", "many",
     "few", "fewer", "much", "whole", "entire", "set", "time", "room", "part", "way", "case", "cases",
 }
+# A span of time is how long something lasted, not what was counted: '2 consecutive years' of DOL,
+# '5 fiscal years' of the performance drops.
+TIME_UNITS = {"year", "years", "month", "months", "week", "weeks", "day", "days", "hour", "hours", "minutes",
+              "seconds", "quarters"}
 MODAL_OR_TO = re.compile(r"\b(?:to|will|would|can|could|may|might|must|shall|should|did|does|do)\s+$", re.I)
 ED_EXCEPTIONS = {"need", "speed", "seed", "feed", "breed", "bed", "red", "hundred", "shed"}
 
@@ -45,6 +49,8 @@ def nameable(measure: str, sentence: str = "") -> bool:
     if len(words) == 1 and words[0].lower() in NOT_A_NAME:
         return False
     if words[-1].lower().endswith("ly") and len(words[-1]) > 4:
+        return False
+    if words[-1].lower() in TIME_UNITS:
         return False
     if any(verb_like(w) for w in words[1:]) or (len(words) == 1 and words[0].lower() in IRREGULAR_PAST):
         return False
