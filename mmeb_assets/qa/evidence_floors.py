@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from mmeb_assets.qa.evidence import ProjectIndex
+from mmeb_assets.qa.mix import n_images, n_units
 from mmeb_assets.qa.quality import TARGETS
 from mmeb_assets.schema import QAItem
 
@@ -47,14 +48,6 @@ def evidence_floors(index: ProjectIndex) -> tuple[Floor, ...]:
             Floor("multi_source", TARGETS["multi_source"], multi_source))
 
 
-def _units(item: QAItem) -> int:
-    return item.evidence_stats.n_units if item.evidence_stats else 0
-
-
-def _images(item: QAItem) -> int:
-    return item.evidence_stats.n_images if item.evidence_stats else 0
-
-
 def needed(selected: list[QAItem], floor: Floor) -> int:
     """How many more kept items must satisfy the floor."""
     answerable = sum(_answerable(i) for i in selected)
@@ -79,8 +72,8 @@ def _find_swap(selected: list[QAItem], left_out: list[QAItem], floor: Floor, flo
     """(index in selected, index in left_out) of the first swap that raises `floor` and lowers none."""
     # two-record items leave first: the paper's evidence sizes (Table 3 (d)) have one unit most often;
     # items read off two or more images come in first (Table 6's Image 2+ column)
-    order = sorted(range(len(selected) - 1, -1, -1), key=lambda i: _units(selected[i]) != 2)
-    for j in sorted(range(len(left_out)), key=lambda j: _images(left_out[j]) < 2):
+    order = sorted(range(len(selected) - 1, -1, -1), key=lambda i: n_units(selected[i]) != 2)
+    for j in sorted(range(len(left_out)), key=lambda j: n_images(left_out[j]) < 2):
         incoming = left_out[j]
         if not floor.holds(incoming):
             continue
@@ -170,7 +163,7 @@ def raise_evidence_floors(selected: list[QAItem], left_out: list[QAItem], index:
 
 def _two_unit_excess(selected: list[QAItem]) -> bool:
     answerable = [i for i in selected if _answerable(i)]
-    return sum(_units(i) == 2 for i in answerable) > TWO_UNIT_CEILING * len(answerable)
+    return sum(n_units(i) == 2 for i in answerable) > TWO_UNIT_CEILING * len(answerable)
 
 
 def _size_swap(selected: list[QAItem], left_out: list[QAItem], floors: tuple[Floor, ...]) -> tuple[int, int] | None:
@@ -180,11 +173,11 @@ def _size_swap(selected: list[QAItem], left_out: list[QAItem], floors: tuple[Flo
         return None
     for i in range(len(selected) - 1, -1, -1):
         outgoing = selected[i]
-        if outgoing.task in CONFLICT_TASKS or _units(outgoing) != 2 or _images(outgoing) >= 2 \
+        if outgoing.task in CONFLICT_TASKS or n_units(outgoing) != 2 or n_images(outgoing) >= 2 \
                 or not _answerable(outgoing):
             continue
         for j, incoming in enumerate(left_out):
-            if incoming.task != outgoing.task or _units(incoming) != 1 or not _answerable(incoming):
+            if incoming.task != outgoing.task or n_units(incoming) != 1 or not _answerable(incoming):
                 continue
             trial = selected[:i] + [incoming] + selected[i + 1:]
             if all(needed(trial, f) == 0 or needed(trial, f) <= needed(selected, f) and not f.holds(outgoing)

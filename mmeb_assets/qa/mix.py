@@ -50,9 +50,17 @@ def evidence_shape(item: QAItem) -> str:
     return "multi" if len(stats.source_types) >= 2 else "plain"
 
 
+def n_units(item: QAItem) -> int:
+    return item.evidence_stats.n_units if item.evidence_stats else 0
+
+
+def n_images(item: QAItem) -> int:
+    return item.evidence_stats.n_images if item.evidence_stats else 0
+
+
 def evidence_size(item: QAItem) -> str:
     """'1 unit', '2 units' or '3+ units' of gold evidence (the rows of the paper's Table 3 (d))."""
-    n = item.evidence_stats.n_units if item.evidence_stats else 0
+    n = n_units(item)
     return "3+ units" if n >= 3 else "2 units" if n == 2 else "1 unit"
 
 

@@ -191,18 +191,17 @@ def selection_bucket(index: ProjectIndex):
     Cross-source items take turns between first- and later-posted gold (the target is 40-60%); temporal
     items whose gold is the first-stated version are kept only when nothing else is left. Conflicts read
     off two or more images are a shape of their own, so they take turns too."""
-    from mmeb_assets.qa.mix import DEFERRED, evidence_shape, evidence_size
+    from mmeb_assets.qa.mix import DEFERRED, evidence_shape, evidence_size, n_images
 
     def bucket(item: QAItem) -> str:
         if item.task not in ("cross_source_conflict", "temporal_conflict"):
-            images = item.evidence_stats is not None and item.evidence_stats.n_images >= 2
-            return f"{evidence_size(item)}|{'images' if images else item.generator.rpartition(':')[2]}"
+            return f"{evidence_size(item)}|{'images' if n_images(item) >= 2 else item.generator.rpartition(':')[2]}"
         first = first_posted_value(item, index)
         where = "unclear" if first is None else "first" if first == item.gold.value else "later"
         if item.task == "temporal_conflict" and where == "first":
             where = DEFERRED   # the value stated first is what a first-mention shortcut answers
         shape = evidence_shape(item)
-        if shape == "plain" and item.evidence_stats and item.evidence_stats.n_images >= 2:
+        if shape == "plain" and n_images(item) >= 2:
             shape = "images"   # versions read off two screenshots (Table 6's Image 2+ column)
         return f"{where}|{shape}"
     return bucket

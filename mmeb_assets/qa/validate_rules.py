@@ -42,6 +42,12 @@ def _cited_text(item: QAItem, index: ProjectIndex) -> str:
     return "\n".join(index.surface(index.by_id[i]) for i in cited_ids(item) if i in index.by_id)
 
 
+# Derivations whose result is chosen from 'label=value' operands (a pick, or whether a named pick holds),
+# and those that check one value against a level the question states.
+RANK_KINDS = ("rank", "rank_low", "rank_claim", "rank_claim_low")
+LEVEL_KINDS = ("level_claim", "level_claim_low")
+
+
 def _pairs(operands: list[str]) -> list[tuple[str, str]]:
     return [tuple(op.split("=", 1)) for op in operands if "=" in op]
 
@@ -58,7 +64,7 @@ def recompute(item: QAItem) -> str | None:
         return fmt(nums[0] / nums[1], 2)
     if d.kind == "percent_change" and len(nums) == 2 and None not in nums and nums[1] != 0:
         return fmt((nums[0] - nums[1]) / nums[1] * 100, 1)
-    if d.kind in ("rank", "rank_low", "rank_claim", "rank_claim_low"):
+    if d.kind in RANK_KINDS:
         pairs = [(label, parse_number(v)) for label, v in _pairs(d.operands)]
         pick = (min if d.kind.endswith("_low") else max)(pairs, key=lambda p: p[1])[0]
         if d.kind.startswith("rank_claim"):
@@ -69,7 +75,7 @@ def recompute(item: QAItem) -> str | None:
         rows = [(label, v.split("|")) for label, v in _pairs(d.operands[:-1])]
         fits = [(label, parse_number(q)) for label, (q, c) in rows if parse_number(c) <= cap]
         return max(fits, key=lambda p: p[1])[0] if fits else None
-    if d.kind in ("level_claim", "level_claim_low") and len(nums) == 1 and d.premise_values:
+    if d.kind in LEVEL_KINDS and len(nums) == 1 and d.premise_values:
         level = parse_number(d.premise_values[0])
         if nums[0] is not None and level is not None:
             return "Yes" if (nums[0] <= level if d.kind.endswith("_low") else nums[0] >= level) else "No"
@@ -82,7 +88,7 @@ def recompute(item: QAItem) -> str | None:
 
 def _operand_values(item: QAItem) -> list[str]:
     d = item.derivation
-    if d.kind in ("rank", "rank_low", "rank_claim", "rank_claim_low"):
+    if d.kind in RANK_KINDS:
         return [v for _, v in _pairs(d.operands)]
     if d.kind == "budget_choice":
         return [part for _, v in _pairs(d.operands[:-1]) for part in v.split("|")]
@@ -261,8 +267,7 @@ def stage3_audit(item: QAItem, index: ProjectIndex, s1: StageVerdict, s2: StageV
     if s2.verdict != "match":
         recomputed = recompute(item)
         if recomputed is not None and item.derivation.kind in ("difference", "ratio", "percent_change", "claim_check",
-                                                              "rank", "rank_low", "rank_claim", "rank_claim_low",
-                                                              "level_claim", "level_claim_low", "budget_choice"):
+                                                              *RANK_KINDS, *LEVEL_KINDS, "budget_choice"):
             return verdict("fix", "gold_wrong", s2.reason, Fix(gold_value=recomputed, gold_answer=_rewrite_answer(item, recomputed),
                                                                note=f"gold recomputed from the operands: {recomputed}"))
         return verdict("drop", "gold_wrong", s2.reason)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from decimal import Decimal
 
 from mmeb_assets.qa.families.base import (
-    GenContext, cell_record, clean_cells, draft, is_cost_column, is_total, is_year, item_phrase, stable_rank,
+    GenContext, cell_record, draft, is_cost_column, item_phrase, stable_rank,
 )
 from mmeb_assets.qa.families.extraction import asked_cells
-from mmeb_assets.qa.families.numeric import operand_records, rankable
+from mmeb_assets.qa.families.numeric import operand_records, rankable, table_cells
 from mmeb_assets.qa.phrasing import metric
 from mmeb_assets.qa.text import decimals, parse_number
 from mmeb_assets.schema import Derivation, QAItem
@@ -76,8 +76,7 @@ def value_noun(metric_name: str) -> str:
 def level_claims(ctx: GenContext) -> list[QAItem]:
     """Does one result reach a stated level? Cells the extraction questions ask for come last."""
     asked = {(i.id, c) for i, c, _ in asked_cells(ctx)}
-    cells = [c for c in clean_cells(ctx) if c[0].table_id and not is_year(c[1]) and not is_total(c[0])
-             and parse_number(c[2]) not in (None, 0)]
+    cells = [c for c in table_cells(ctx) if parse_number(c[2]) not in (None, 0)]
     cells.sort(key=lambda c: ((c[0].id, c[1]) in asked, stable_rank(ctx.seed, "level", c[0].id, c[1])))
     out, seen = [], set()
     for item, col, value in cells:

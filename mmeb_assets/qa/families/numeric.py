@@ -13,6 +13,13 @@ from mmeb_assets.qa.text import decimals, fmt, parse_number
 from mmeb_assets.schema import Derivation, PlanItem, QAItem
 
 
+def table_cells(ctx: GenContext) -> list[tuple[PlanItem, str, str]]:
+    """Clean cells of source-table rows, neither a year column nor a total row: what rankings, pairs and
+    claims compare."""
+    return [(item, col, value) for item, col, value in clean_cells(ctx)
+            if item.table_id and not is_year(col) and not is_total(item)]
+
+
 def _columns(ctx: GenContext) -> dict[tuple[str, str], list[tuple[PlanItem, str]]]:
     """(table, column) -> [(item, value)] over clean numeric cells of one source table, in plan order.
 
@@ -20,9 +27,8 @@ def _columns(ctx: GenContext) -> dict[tuple[str, str], list[tuple[PlanItem, str]
     'amount'), so two of them are unrelated quantities ('the share of total collections' vs 'the share
     of performance drops') that no reader would compare or divide."""
     groups: dict[tuple[str, str], list[tuple[PlanItem, str]]] = defaultdict(list)
-    for item, col, value in clean_cells(ctx):
-        if item.table_id and not is_year(col) and not is_total(item):
-            groups[(item.table_id, col)].append((item, value))
+    for item, col, value in table_cells(ctx):
+        groups[(item.table_id, col)].append((item, value))
     return {k: v for k, v in groups.items() if len(v) >= 2 and len({i.label for i, _ in v}) == len(v)}
 
 
