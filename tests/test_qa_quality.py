@@ -12,7 +12,8 @@ from mmeb_assets.qa.evidence import ProjectIndex
 from mmeb_assets.qa.export import write_questions_jsonl
 from mmeb_assets.qa.fixture import SEED, fixture_organization, fixture_plan, fixture_records
 from mmeb_assets.qa.generate import generate_rule_items, make_context
-from mmeb_assets.qa.mix import PAPER_MIX, TURNS, evidence_shape, evidence_size, select_mix
+from mmeb_assets.qa.evidence_floors import CONFLICT_TASKS
+from mmeb_assets.qa.mix import DEFERRED, PAPER_MIX, TURNS, evidence_shape, evidence_size, select_mix
 from mmeb_assets.qa.quality import (
     LexicalRanker, ReaderScores, SeedQuality, first_posted_value, seed_quality, selection_bucket, target_misses,
 )
@@ -192,7 +193,6 @@ def test_evidence_floors_swap_within_a_task_until_the_targets_hold(project):
     from collections import Counter
 
     from mmeb_assets.qa.evidence_floors import _find_swap, _prefix, evidence_floors, raise_evidence_floors
-    from mmeb_assets.qa.mix import DEFERRED
 
     index, _ = project
     items = generate_rule_items(make_context(index, make_provenance(SEED, "qa", "rules")))
@@ -219,10 +219,6 @@ def test_evidence_floors_swap_within_a_task_until_the_targets_hold(project):
     assert raise_evidence_floors(lifted, rest, index, bucket)[2] == 0  # a second pass has nothing to do
 
 
-DEFERRED_KEY = "deferred"
-CONFLICTS = ("cross_source_conflict", "temporal_conflict")
-
-
 def test_two_record_excess_is_exchanged_for_one_record_items_of_the_same_task(project):
     """A kept set whose evidence-reasoning golds lean to two records (the planted worst case) gets
     two-record items exchanged for left-out one-record items of the same task until the ceiling holds or
@@ -235,7 +231,7 @@ def test_two_record_excess_is_exchanged_for_one_record_items_of_the_same_task(pr
     index, _ = project
     items = generate_rule_items(make_context(index, make_provenance(SEED, "qa", "rules")))
     kept, _ = validate_items(items, index)
-    two_first = lambda i: "two" if evidence_size(i) == "2 units" else DEFERRED_KEY  # noqa: E731
+    two_first = lambda i: "two" if evidence_size(i) == "2 units" else DEFERRED  # noqa: E731
     selected, left_out = select_mix(kept, PAPER_MIX, 40, SEED, two_first)
     share = lambda items: sum(evidence_size(i) == "2 units" for i in items) / len(items)  # noqa: E731
     assert share(selected) > TWO_UNIT_CEILING   # the planted excess
@@ -246,7 +242,7 @@ def test_two_record_excess_is_exchanged_for_one_record_items_of_the_same_task(pr
     assert share(lifted) <= TWO_UNIT_CEILING or _size_swap(lifted, rest, floors) is None
     assert Counter(i.task for i in lifted) == Counter(i.task for i in selected)
     assert all(needed(lifted, f) <= needed(selected, f) for f in floors)
-    multi_image = lambda items: {i.id for i in items if i.evidence_stats.n_images >= 2 and i.task not in CONFLICTS}  # noqa: E731
+    multi_image = lambda items: {i.id for i in items if i.evidence_stats.n_images >= 2 and i.task not in CONFLICT_TASKS}  # noqa: E731
     assert multi_image(selected) <= multi_image(lifted) | {i.id for i in selected if i.evidence_stats.n_units != 2}
 
 
