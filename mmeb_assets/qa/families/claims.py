@@ -9,7 +9,7 @@ from mmeb_assets.qa.families.base import (
     GenContext, cell_record, draft, is_cost_column, item_phrase, stable_rank,
 )
 from mmeb_assets.qa.families.extraction import asked_cells
-from mmeb_assets.qa.families.numeric import operand_records, rankable, table_cells
+from mmeb_assets.qa.families.numeric import operand_records, rankable, rankings, table_cells
 from mmeb_assets.qa.phrasing import metric
 from mmeb_assets.qa.text import decimals, parse_number
 from mmeb_assets.schema import Derivation, QAItem
@@ -24,11 +24,13 @@ def interpretation(ctx: GenContext) -> list[QAItem]:
 
 def rank_claims(ctx: GenContext) -> list[QAItem]:
     """Does a named result top its column? Half name the leader (Yes), half the runner-up (No). Columns
-    the ranking questions do not ask about come first, so a project rarely asks both of one column."""
+    the ranking questions do not ask about come first; on a column they ask about ('which has the
+    highest ...?') the claim is about the other end, so neither question answers the other."""
     out = []
     columns = rankable(ctx)
+    ranked = {item.derivation.fact_key for item in rankings(ctx)}
     for table, col, cells in columns[3:] + columns[:3]:
-        low = is_cost_column(col)
+        low = is_cost_column(col) != (f"{table}:{col}" in ranked)
         ordered = sorted(cells, key=lambda c: parse_number(c[1]), reverse=not low)
         supported = stable_rank(ctx.seed, "rank_claim", table, col) % 2 == 0
         (claimed, cv), (best, bv) = ordered[0 if supported else 1], ordered[0]

@@ -212,7 +212,7 @@ def computation(ctx: GenContext) -> list[QAItem]:
 
 
 def comparison(ctx: GenContext) -> list[QAItem]:
-    return series_comparison(ctx) + _rankings(ctx) + _pairwise(ctx) + _budget(ctx)
+    return series_comparison(ctx) + rankings(ctx) + _pairwise(ctx) + _budget(ctx)
 
 
 def rankable(ctx: GenContext) -> list[tuple[str, str, list[tuple[PlanItem, str]]]]:
@@ -225,7 +225,7 @@ def rankable(ctx: GenContext) -> list[tuple[str, str, list[tuple[PlanItem, str]]
     return out
 
 
-def _rankings(ctx: GenContext) -> list[QAItem]:
+def rankings(ctx: GenContext) -> list[QAItem]:
     out = []
     for table, col, cells in rankable(ctx):
         values = [parse_number(v) for _, v in cells]
