@@ -5,6 +5,7 @@ import dagster as dg
 
 from mmeb_assets.annotation.defs import defs as annotation_defs
 from mmeb_assets.evaluation.defs import defs as evaluation_defs
+from mmeb_assets.facts.defs import defs as facts_defs
 from mmeb_assets.ingestion.defs import defs as ingestion_defs
 from mmeb_assets.operations.automation import build_automation
 from mmeb_assets.operations.defs import defs as operations_defs
@@ -16,7 +17,7 @@ from mmeb_assets.simulation.defs import defs as simulation_defs
 from mmeb_resources.defaults import default_resources
 
 STAGE_DEFS = (
-    ingestion_defs, simulation_defs, records_defs, qa_defs, retrieval_defs, evaluation_defs,
+    ingestion_defs, facts_defs, simulation_defs, records_defs, qa_defs, retrieval_defs, evaluation_defs,
     annotation_defs, operations_defs,
 )
 

@@ -39,7 +39,8 @@ seeds:
 MATERIALIZE = """
 import json, sys
 import dagster as dg
-from mmeb_assets.ingestion.assets import seed_document, source_facts
+from mmeb_assets.facts.assets import source_facts
+from mmeb_assets.ingestion.assets import seed_document
 from mmeb_assets.manifests import load_manifest
 from mmeb_resources.io_manager import PydanticJsonIOManager
 from mmeb_resources.llm import LLMResource

@@ -16,7 +16,7 @@ MAX_DEFECTIVE = 0.03
 def _report_questions(pdf: Path, seed: str, folder: Path) -> list[str]:
     from mmeb_assets.facts.attach import attach_facts
     from mmeb_assets.ingestion.document import ingest_pdf
-    from mmeb_assets.ingestion.repairs import drop_unverified_claims
+    from mmeb_assets.facts.repairs import drop_unverified_claims
     from mmeb_assets.facts.source_facts_rules import RulesSourceFacts
     from mmeb_assets.provenance import make_provenance
     from mmeb_assets.qa.evidence import ProjectIndex

@@ -1,6 +1,10 @@
 """The arrows run one way: `mmeb_resources` (resources, low-level helpers) imports nothing from
 `mmeb_assets` (the asset graph), not even lazily inside a function; what both need lives in
-mmeb_resources, and the old mmeb_assets paths re-export it."""
+mmeb_resources, and the old mmeb_assets paths re-export it.
+
+Inside mmeb_assets the pipeline stages run one way too (STAGE_ORDER): a stage imports only stages
+before it, so `ingestion` reads documents and knows nothing of facts, and `facts` reads what ingestion
+wrote."""
 from __future__ import annotations
 
 import ast
@@ -10,6 +14,12 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 RESOURCES = REPO / "mmeb_resources"
+ASSETS = REPO / "mmeb_assets"
+# Pipeline stages in data order; each may import only the ones before it.
+STAGE_ORDER = ("ingestion", "facts", "simulation", "records", "qa", "retrieval", "evaluation")
+# Known backward arrows, to be removed rather than added to: qa's quality gates reuse evaluation's rules
+# judge and answer reader (qa/quality.py, qa/shortcut_guard.py).
+KNOWN_BACKWARD = {("qa", "evaluation")}
 IMPORT_CALLS = {"import_module", "__import__"}
 
 
@@ -50,6 +60,48 @@ def test_importing_all_of_mmeb_resources_loads_no_mmeb_assets_module():
               "for info in pkgutil.walk_packages(mmeb_resources.__path__, 'mmeb_resources.'):\n"
               "    importlib.import_module(info.name)\n"
               "print(sorted(m for m in sys.modules if m == 'mmeb_assets' or m.startswith('mmeb_assets.')))\n")
+    proc = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip().splitlines()[-1] == "[]"
+
+
+def _stage_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in STAGE_ORDER else None
+
+
+def stage_offenders(stage: str) -> list[str]:
+    """`path:line: module` for every import in `stage` of a stage that comes after it in STAGE_ORDER."""
+    later = set(STAGE_ORDER[STAGE_ORDER.index(stage) + 1:])
+    return [f"{path.relative_to(REPO)}:{line}: {module}"
+            for path in sorted((ASSETS / stage).rglob("*.py"))
+            for line, module in assets_imports(path.read_text(encoding="utf-8"))
+            if _stage_of(module) in later and (stage, _stage_of(module)) not in KNOWN_BACKWARD]
+
+
+def test_facts_comes_right_after_ingestion():
+    assert STAGE_ORDER[:3] == ("ingestion", "facts", "simulation")
+
+
+def test_no_module_of_ingestion_imports_facts():
+    offenders = [f"{path.relative_to(REPO)}:{line}: {module}"
+                 for path in sorted((ASSETS / "ingestion").rglob("*.py"))
+                 for line, module in assets_imports(path.read_text(encoding="utf-8"))
+                 if module == "mmeb_assets.facts" or module.startswith("mmeb_assets.facts.")]
+    assert offenders == []
+
+
+def test_no_stage_imports_a_later_stage():
+    offenders = [o for stage in STAGE_ORDER for o in stage_offenders(stage)]
+    assert offenders == []
+
+
+def test_importing_all_of_ingestion_loads_no_facts_module():
+    """Transitively too: nothing ingestion imports at load time pulls in the facts package."""
+    script = ("import importlib, pkgutil, sys, mmeb_assets.ingestion as ing\n"
+              "for info in pkgutil.walk_packages(ing.__path__, 'mmeb_assets.ingestion.'):\n"
+              "    importlib.import_module(info.name)\n"
+              "print(sorted(m for m in sys.modules if m == 'mmeb_assets.facts' or m.startswith('mmeb_assets.facts.')))\n")
     proc = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.strip().splitlines()[-1] == "[]"

@@ -1,4 +1,5 @@
-"""The ingestion assets in process: one demo partition end to end; a missing PDF fails only its partition."""
+"""The ingestion asset and the facts asset it feeds, in process: one demo partition end to end; a missing
+PDF fails only its partition."""
 from __future__ import annotations
 
 import json
@@ -7,7 +8,10 @@ import dagster as dg
 import pytest
 from PIL import Image
 
-from mmeb_assets.ingestion.assets import seed_document, source_facts
+from mmeb_assets.facts.assets import source_facts
+from mmeb_assets.facts.checks import facts_checks
+from mmeb_assets.facts.defs import defs as facts_defs
+from mmeb_assets.ingestion.assets import seed_document
 from mmeb_assets.ingestion.checks import ingestion_checks
 from mmeb_assets.ingestion.defs import defs
 from mmeb_assets.seedgen.demo_seeds import demo_seed_spec
@@ -21,7 +25,7 @@ def _resources() -> dict:
 
 
 def test_materialize_one_demo_partition(mmeb_home):
-    result = dg.materialize([seed_document, source_facts, *ingestion_checks], partition_key="aurora-retrieval",
+    result = dg.materialize([seed_document, source_facts, *ingestion_checks, *facts_checks], partition_key="aurora-retrieval",
                             resources=_resources())
     assert result.success
     checks = {e.check_name: e.passed for e in result.get_asset_check_evaluations()}
@@ -66,11 +70,19 @@ def test_missing_pdf_fails_only_its_partition(mmeb_home, tmp_path, monkeypatch):
     assert not (mmeb_home / "projects" / "harbor-emissions" / "source_document.json").exists()
 
 
+def _keys_and_checks(stage_defs) -> tuple[set[str], set[str]]:
+    keys = {key.to_user_string() for asset in stage_defs.assets for key in asset.keys}
+    return keys, {c.name for c in stage_defs.asset_checks for c in c.check_specs}
+
+
 def test_defs_hold_assets_and_checks():
-    keys = {key.to_user_string() for asset in defs.assets for key in asset.keys}
-    assert keys == {"seed_document", "source_facts"}
-    assert {c.name for c in defs.asset_checks for c in c.check_specs} == {
-        "tables_well_formed", "figure_images_open", "claims_verbatim"}
+    assert _keys_and_checks(defs) == ({"seed_document"}, {"tables_well_formed", "figure_images_open"})
+    # source_facts moved to the facts stage with its key, group and partitions unchanged
+    assert _keys_and_checks(facts_defs) == ({"source_facts"}, {"claims_verbatim"})
+    key = dg.AssetKey("source_facts")
+    assert source_facts.group_names_by_key[key] == "ingestion"
+    assert source_facts.partitions_def == seed_document.partitions_def
     assert seed_document.code_versions_by_key[dg.AssetKey("seed_document")]
+    assert source_facts.code_versions_by_key[key]
     with pytest.raises(Exception):
         dg.materialize([seed_document], partition_key="not-a-seed", resources=_resources())

@@ -98,18 +98,19 @@ def test_shared_seed_pdfs(request, tmp_path, fixture, seed_id):
 
 
 def test_full_graph_on_a_demo_seed(mmeb_home):
-    """ingestion -> simulation -> records through Dagster, with every asset check of the three stages."""
+    """ingestion -> facts -> simulation -> records through Dagster, with every asset check of the four stages."""
     import dagster as dg
 
+    from mmeb_assets.facts.defs import defs as facts_defs
     from mmeb_assets.ingestion.defs import defs as ingestion_defs
     from mmeb_assets.records.defs import defs as records_defs
     from mmeb_assets.simulation.defs import defs as simulation_defs
     from mmeb_resources.defaults import default_resources
 
-    stages = (ingestion_defs, simulation_defs, records_defs)
+    stages = (ingestion_defs, facts_defs, simulation_defs, records_defs)
     assets = [a for d in stages for a in (d.assets or [])]
     if not any(a.key.to_user_string() == "source_facts" for a in assets if hasattr(a, "key")):
-        pytest.skip("ingestion defines no source_facts asset yet")
+        pytest.skip("the facts stage defines no source_facts asset yet")
     checks = [c for d in stages for c in (d.asset_checks or [])]
     result = dg.materialize([*assets, *checks], partition_key="aurora-retrieval", resources=default_resources())
     assert result.success

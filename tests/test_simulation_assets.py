@@ -5,7 +5,8 @@ import json
 
 import dagster as dg
 
-from mmeb_assets.ingestion.assets import seed_document, source_facts
+from mmeb_assets.facts.assets import source_facts
+from mmeb_assets.ingestion.assets import seed_document
 from mmeb_assets.simulation.asset_checks import ASSET_CHECKS
 from mmeb_assets.simulation.assets import event_plan, organization
 from mmeb_resources.io_manager import PydanticJsonIOManager

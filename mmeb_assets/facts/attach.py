@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from mmeb_assets.facts.extract import extract_facts
 from mmeb_assets.facts.sections import document_sections
-from mmeb_assets.facts.tables import list_table_reason
+from mmeb_assets.facts.tables import list_table_reason, named_table
 from mmeb_assets.ingestion.repairs import with_repairs
 from mmeb_assets.schema.source import Claim, Fact, SourceDocument, SourceFacts
 
@@ -61,7 +61,7 @@ def attach_facts(source_facts: SourceFacts, document: SourceDocument) -> SourceF
         if reason:
             repairs.append(f"left {table.id} (page {table.page}) out of the facts: {reason}")
         else:
-            tables.append(table)
+            tables.append(named_table(table))
     textual = source_facts.textual.model_copy(update={"claims": claims})
     updated = source_facts.model_copy(update={"textual": textual, "facts": facts, "non_facts": non_facts,
                                               "tables": tables, "sections": document_sections(document)})

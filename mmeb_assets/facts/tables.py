@@ -10,6 +10,8 @@ import re
 
 from mmeb_assets.facts.prose import Tally
 from mmeb_assets.ingestion.numbers import parse_number
+from mmeb_assets.ingestion.table_structure import cell_paths
+from mmeb_assets.ingestion.table_units import split_unit
 from mmeb_assets.schema.source import Fact, Table
 
 LIST_MARK = re.compile(r"^\s*(?:\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|[•\-–*](?=\s))\s*(?:\S.*)?$")
@@ -32,7 +34,10 @@ def _label_column(table: Table) -> int:
 
 
 def list_table_reason(table: Table) -> str:
-    """Why a table is a list rather than a numeric table ('' if it is numeric)."""
+    """Why a table gives no facts ('' if it is a results table): ingestion's reading of what its
+    columns hold (examples, lists), else list numbering or too few numeric cells."""
+    if table.kind != "results":
+        return table.kind_reason or f"{table.kind} table"
     first = [r[0] for r in table.rows if r and r[0].strip()]
     if first and sum(1 for c in first if LIST_MARK.match(c) or re.fullmatch(r"\d{1,3}", c.strip())) >= 0.6 * len(first):
         return "first column is list numbering"
@@ -92,8 +97,95 @@ def _unit_of(name: str, cell: str) -> str:
     return match.group(1).replace("$", "USD") if match else ""
 
 
+def measure_name(table: Table, column_path: list[str] | tuple[str, ...], unit: str) -> str:
+    """A column's measure as the document names it: its header path top-down, units taken out of the
+    words and put once at the end ('Classification MAG F1', 'Retrieval Templates (unfilled)',
+    'Accuracy, dev split, 5-shot (%)'); where the path names only years, periods or conditions,
+    the caption's measure leads ('Emissions by sector (kt CO2e) 2024')."""
+    words = [split_unit(p)[0] for p in column_path]
+    words = [w for w in dict.fromkeys(w.strip() for w in words) if w]
+    joiner = " " if all(len(w.split()) <= 3 for w in words) else ", "
+    name = joiner.join(words)
+    if not re.search(r"[A-Za-z]{3,}", name) or all(YEAR.match(w) or re.fullmatch(r"[\d\s\-–/.]+", w) for w in words):
+        lead = caption_measure(table)
+        name = f"{lead} {name}".strip() if lead else name
+    if unit and unit.lower() not in name.lower():
+        name = f"{name} ({unit})" if name else unit
+    return re.sub(r"\s+", " ", name).strip()
+
+
+def row_subject(row_path: list[str] | tuple[str, ...]) -> str:
+    """Whom a row's values belong to: its own label, its groups after it in brackets
+    ('LSTM (Neural models)'), so two rows of one name in two groups stay apart."""
+    parts = [p.strip() for p in row_path if p.strip()]
+    if not parts:
+        return ""
+    return parts[-1] if len(parts) == 1 else f"{parts[-1]} ({', '.join(parts[:-1])})"
+
+
+def _structured_facts(table: Table, tally: Tally) -> list[Fact]:
+    facts = []
+    for cell in cell_paths(table):
+        name = measure_name(table, cell.column_path, cell.unit)
+        subject = row_subject(cell.row_path)
+        where = f"{table.id} p{table.page}: {cell.value!r}"
+        if not re.search(r"[A-Za-z]{2,}", name) or ID_HEADER.match(" ".join(cell.column_path) or "x"):
+            tally.add("identifier" if cell.column_path and ID_HEADER.match(" ".join(cell.column_path)) else "no_measure",
+                      f"{where} under {cell.column_path!r}")
+            continue
+        if not subject:
+            tally.add("no_measure", f"{where} (no row header)")
+            continue
+        if YEAR.match(cell.value.strip()) and not cell.unit:
+            tally.add("date", where)
+            continue
+        facts.append(Fact(measure=name, value=cell.value.strip(), unit=cell.unit, subject=subject, page=table.page,
+                          table_id=table.id, source=f"{table.id} row {cell.row + 1} column {cell.col + 1}",
+                          row_path=list(cell.row_path), column_path=list(cell.column_path)))
+    return facts
+
+
+def named_table(table: Table) -> Table:
+    """The table as the later stages show it: one label column holding each row's subject (groups
+    kept), then one column per value column named by `measure_name`, so items, records, images and
+    slides name a value exactly as its fact does."""
+    if not table.column_paths or table.kind != "results":
+        return table
+    stub = max(table.stub_columns, 1)
+    header = ["" if not table.stub_columns else " / ".join(table.header_rows[-1][:stub]).strip(" /")
+              if table.header_rows else ""]
+    units = table.column_units or [""] * len(table.column_paths)
+    for c in range(stub, len(table.column_paths)):
+        header.append(measure_name(table, table.column_paths[c], (units[c] if c < len(units) else "") or table.unit)
+                      or f"column {c + 1}")
+    rows = []
+    for r, row in enumerate(table.rows):
+        path = table.row_paths[r] if r < len(table.row_paths) else row[:1]
+        rows.append([row_subject(path) or row[0], *row[stub:len(table.column_paths)]])
+    numbers = [[parse_number(c) for c in row] for row in rows]
+    return table.model_copy(update={"header": header, "rows": rows, "numbers": numbers,
+                                    "row_paths": [[row[0]] for row in rows], "stub_columns": 1,
+                                    "column_paths": [[], *[[h] for h in header[1:]]],
+                                    "column_units": [""] * len(header)})
+
+
 def table_facts(table: Table, tally: Tally) -> list[Fact]:
-    """One fact per numeric cell of a numeric table; the numbers of a list table go to the tally."""
+    """One fact per value cell of a results table; the numbers of list and example tables go to
+    the tally. Tables read with their structure name each value by its column and row paths."""
+    reason = list_table_reason(table)
+    if reason:
+        for row in table.rows:
+            for cell in row:
+                if _numeric(cell) is not None:
+                    tally.add("list_table", f"{table.id} p{table.page}: {cell!r} ({reason})")
+        return []
+    if table.column_paths:
+        return _structured_facts(table, tally)
+    return _flat_table_facts(table, tally)
+
+
+def _flat_table_facts(table: Table, tally: Tally) -> list[Fact]:
+    """Tables without structure (stored before it was read, or generated): joined header rows."""
     reason = list_table_reason(table)
     if reason:
         for row in table.rows:

@@ -1,18 +1,18 @@
-"""Dagster assets of the ingestion stage: `seed_document` (PDF -> SourceDocument) and `source_facts`."""
+"""Dagster asset of the ingestion stage: `seed_document` (PDF -> SourceDocument).
+
+Ingestion reads documents and knows nothing of facts: `source_facts` is the facts stage's asset
+(`mmeb_assets.facts.assets`), which reads what this one wrote.
+"""
 
 import dagster as dg
 
-from mmeb_assets.facts.attach import attach_facts
-from mmeb_assets.seedgen.demo_seeds import ensure_seed_pdf, generated_figure_hints
+from mmeb_assets.seedgen.demo_seeds import ensure_seed_pdf
 from mmeb_assets.ingestion.document import SOURCE_DOCUMENT_FILE, IngestionError, ingest_pdf
-from mmeb_assets.ingestion.repairs import drop_unverified_claims
-from mmeb_assets.facts.source_facts import extract_source_facts
 from mmeb_assets.manifests import load_manifest
 from mmeb_assets.partitions import seed_partitions_def
 from mmeb_assets.provenance import code_version
-from mmeb_assets.schema.source import SourceDocument, SourceFacts, Table
+from mmeb_assets.schema.source import SourceDocument, Table
 from mmeb_assets.versioning import versioned
-from mmeb_resources.llm import LLMResource
 from mmeb_resources.storage import StorageResource
 
 INGESTION_CODE_VERSION = code_version("ingestion")
@@ -64,29 +64,3 @@ def seed_document(context: dg.AssetExecutionContext, storage: StorageResource) -
         metadata["figure_thumbnail"] = dg.MetadataValue.path(str(path))
         metadata["figure_preview"] = dg.MetadataValue.md(f"![{figure.id}](file://{path})\n\n{figure.caption}")
     return versioned(document, metadata)
-
-
-@dg.asset(partitions_def=seed_partitions_def, code_version=INGESTION_CODE_VERSION, group_name="ingestion",
-          kinds={"python"})
-def source_facts(context: dg.AssetExecutionContext, seed_document: SourceDocument, llm: LLMResource) -> dg.Output[SourceFacts]:
-    """Textual and visual extraction (paper: Source Information Extraction); rules twin when offline."""
-    entry = load_manifest().seed(context.partition_key)
-    hints = generated_figure_hints(entry)
-    facts = drop_unverified_claims(extract_source_facts(seed_document, llm, domain=entry.domain, figure_hints=hints),
-                                   seed_document)
-    facts = attach_facts(facts, seed_document)
-    textual = facts.textual
-    return versioned(facts, {
-        "generator": facts.provenance.generator, "method_name": textual.method_name,
-        "claims": len(textual.claims), "config_facts": len(textual.config_facts),
-        "components": len(textual.components), "figures_described": len(facts.visual),
-        "repairs": len(facts.provenance.repairs),
-        "image_only_facts": sum(len(v.image_only_facts) for v in facts.visual),
-        "facts": len(facts.facts),
-        **{f"non_facts_{n.reason}": n.count for n in facts.non_facts},
-        "non_fact_examples": dg.MetadataValue.md("\n".join(
-            f"- **{n.reason}** ({n.count}): " + "; ".join(n.examples[:3]) for n in facts.non_facts) or "none"),
-        "preview": dg.MetadataValue.md("\n".join(
-            [f"**{textual.method_name}**: {textual.one_sentence}", ""]
-            + [f"- {c.label}: {', '.join(c.value_strings)}" for c in textual.claims[:8]])),
-    })

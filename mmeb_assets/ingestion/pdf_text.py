@@ -14,7 +14,8 @@ MIN_TEXT_CHARS_PER_DOC = 40
 MIN_TEXT_CHARS_PER_PAGE = 8
 DEFAULT_MAX_PAGES = 500  # a 200-page report ingests in seconds; beyond this, refuse rather than grind
 LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\u00ad": ""}
-CAPTION_RE = re.compile(r"^(?P<kind>Table|TABLE|Figure|FIGURE|Fig\.)\s*(?P<number>\d{1,3})\s*(?P<delim>[:.|])\s*\S")
+CAPTION_RE = re.compile(r"^(?P<kind>Table|TABLE|Figure|FIGURE|Fig\.)\s*(?P<number>\d{1,3})"
+                        r"(?:(?P<sub>(?:\.\s?|[-–])\d{1,2}(?!\d))\s*[:.|\-–—]?|\s*(?P<delim>[:.|]))\s*\S")
 SECTION_HEADING_RE = re.compile(r"^(\d+(\.\d+)*\.?\s+)?[A-Z][\w\- ,&:/()]{0,70}$")
 
 
@@ -99,6 +100,7 @@ class Caption:
     page: int  # 1-based
     bbox: tuple[float, float, float, float]
     vertical: bool = False
+    label: str = ""  # as numbered: '3', '6_1' (Table 6.1), '2_1' (Table 2-1)
 
     @property
     def continued(self) -> bool:
@@ -114,7 +116,7 @@ def _block_kind(text: str, caption: bool) -> str:
     return "text"
 
 
-def _caption_of(text: str) -> tuple[str, int] | None:
+def _caption_of(text: str) -> tuple[str, int, str] | None:
     """('table'|'figure', number) when a block starts with a caption; list-of-figures entries are not."""
     flat = squash(text)
     match = CAPTION_RE.match(flat)
@@ -124,7 +126,8 @@ def _caption_of(text: str) -> tuple[str, int] | None:
     if starts > 1 or re.search(r"(\.\s?){4,}\s*\d+", flat):
         return None  # a list of tables/figures, or a TOC line with dot leaders
     kind = "table" if match.group("kind").lower().startswith("tab") else "figure"
-    return kind, int(match.group("number"))
+    sub = re.sub(r"[\s.–-]", "", match.group("sub") or "")
+    return kind, int(match.group("number")), f"{match.group('number')}_{sub}" if sub else match.group("number")
 
 
 def read_pages(doc: pymupdf.Document) -> tuple[list[PageText], list[Caption]]:
@@ -144,7 +147,7 @@ def read_pages(doc: pymupdf.Document) -> tuple[list[PageText], list[Caption]]:
             if found:
                 vertical = (x1 - x0) < 0.3 * (y1 - y0) and (y1 - y0) > 60
                 captions.append(Caption(kind=found[0], number=found[1], text=squash(text), page=number,
-                                        bbox=bbox, vertical=vertical))
+                                        bbox=bbox, vertical=vertical, label=found[2]))
         pages.append(PageText(page=number, text=normalize_text(page.get_text()), blocks=blocks))
     return pages, captions
 

@@ -1,20 +1,19 @@
-"""Item-level repair of ingestion outputs: one defective table or claim is dropped with its reason,
-so a real PDF with one odd table still builds (the seed fails only at a floor, e.g. no numeric claim).
+"""Item-level repair of ingestion outputs: one defective table is dropped with its reason, so a real
+PDF with one odd table still builds (the seed fails only at a floor, e.g. no numeric claim).
 
 The reasons go into `provenance.repairs`; the blocking checks then verify the stored artifact and
-show the repairs in their metadata.
+show the repairs in their metadata. Claims are the facts stage's (`mmeb_assets.facts.repairs`
+drops unverified ones); `with_repairs` stays here, where the facts stage reads it.
 """
 from __future__ import annotations
 
 import re
 
-from mmeb_assets.facts.source_facts import check_textual, source_text
-from mmeb_assets.schema.source import SourceDocument, SourceFacts, Table
+from mmeb_assets.schema.source import Table
 
 # A header cell that is a fragment of prose, not a column name: a citation year '(2012)' or a trailing
 # function word ('... is our'). (A sentence alone is a fine header: tables of example messages.)
 PROSE_HEADER = re.compile(r"\((?:19|20)\d\d[a-z]?\)|\b(?:and|of|the|is|our|we|to|that|which)$")
-ITEM_REF = re.compile(r"^(?P<kind>claims|config_facts)\[(?P<index>\d+)\]")
 
 
 def table_defects(table: Table) -> list[str]:
@@ -51,21 +50,3 @@ def with_repairs(artifact, repairs: list[str]):
         return artifact
     provenance = artifact.provenance.model_copy(update={"repairs": [*artifact.provenance.repairs, *repairs]})
     return artifact.model_copy(update={"provenance": provenance})
-
-
-def drop_unverified_claims(facts: SourceFacts, document: SourceDocument) -> SourceFacts:
-    """Claims and configuration facts whose numbers are not verbatim in the source (or whose label
-    holds a digit) are dropped one by one, with the check's own reason; the rest stands."""
-    textual = facts.textual
-    bad: dict[tuple[str, int], str] = {}
-    for error in check_textual(textual, source_text(document)):
-        match = ITEM_REF.match(error)
-        if match:
-            bad.setdefault((match["kind"], int(match["index"])), error)
-    if not bad:
-        return facts
-    repairs = [f"dropped {kind} {index}: {error}" for (kind, index), error in sorted(bad.items())]
-    claims = [c for i, c in enumerate(textual.claims) if ("claims", i) not in bad]
-    configs = [f for i, f in enumerate(textual.config_facts) if ("config_facts", i) not in bad]
-    textual = textual.model_copy(update={"claims": claims, "config_facts": configs})
-    return with_repairs(facts.model_copy(update={"textual": textual}), repairs)

@@ -7,6 +7,7 @@ nearest its caption wins; '(Continued)' captions append their rows to the first 
 from __future__ import annotations
 
 import logging
+import os
 import re
 import warnings
 from dataclasses import dataclass
@@ -16,6 +17,9 @@ import pymupdf
 
 from mmeb_assets.ingestion.numbers import parse_number
 from mmeb_assets.ingestion.pdf_text import Caption, normalize_text
+from mmeb_assets.ingestion.table_grid import grid_structure
+from mmeb_assets.ingestion.table_kind import table_kind
+from mmeb_assets.ingestion.table_structure import read_structure, table_area
 from mmeb_assets.schema.source import Table
 
 log = logging.getLogger(__name__)
@@ -24,7 +28,6 @@ EXTRACTOR_PENALTY = {"camelot-lattice": 0.0, "camelot-stream": 6.0, "pymupdf": 1
 CITATION_CELL = re.compile(r"\((?:19|20)\d\d[a-z]?\)|\bet al\.")
 MULTI_NUMBER_PENALTY = 60.0
 MAX_CAPTION_GAP = 260.0
-MAX_HEADER_ROWS = 5
 
 
 @dataclass
@@ -54,15 +57,6 @@ def clean_grid(raw: list[list[str]]) -> list[list[str]]:
         return []
     keep = [j for j in range(max(len(r) for r in rows)) if any(j < len(r) and r[j] for r in rows)]
     return [[r[j] if j < len(r) else "" for j in keep] for r in rows]
-
-
-def split_header(grid: list[list[str]]) -> tuple[list[str], list[list[str]]]:
-    """Header rows are those above the first row with a number outside the first column."""
-    first_numeric = next((i for i, row in enumerate(grid) if any(parse_number(c) is not None for c in row[1:])),
-                         len(grid))
-    n_header = first_numeric if 1 <= first_numeric <= MAX_HEADER_ROWS and first_numeric < len(grid) else 1
-    header = [" ".join(row[j] for row in grid[:n_header] if row[j]) for j in range(len(grid[0]))]
-    return header, grid[n_header:]
 
 
 def _camelot(path: Path, page_no: int, height: float, flavor: str) -> list[Candidate]:
@@ -284,6 +278,12 @@ def _caption_area_candidates(page: pymupdf.Page, breaks: tuple[float, ...]) -> l
             for area in caption_areas(page, breaks) if (grid := words_grid(page, area))]
 
 
+def extractors_allowed() -> set[str] | None:
+    """`MMEB_TABLE_EXTRACTORS` (comma list) restricts the extractors, to compare them (bench_tables)."""
+    value = os.environ.get("MMEB_TABLE_EXTRACTORS", "").strip()
+    return {v.strip() for v in value.split(",") if v.strip()} or None
+
+
 def page_candidates(path: Path, doc: pymupdf.Document, page_no: int, breaks: tuple[float, ...] = (),
                     wanted: int = 1) -> list[Candidate]:
     """Candidates from camelot lattice, then (if lattice found fewer than `wanted` grids) camelot
@@ -296,7 +296,10 @@ def page_candidates(path: Path, doc: pymupdf.Document, page_no: int, breaks: tup
             ("camelot-stream-ruled", lambda: _area_candidates(path, page, ruled_areas(page, breaks))),
             ("pymupdf", lambda: _pymupdf(page)),
             ("caption-area-words", lambda: _caption_area_candidates(page, breaks)))
+    allowed = extractors_allowed()
     for name, run in runs:
+        if allowed is not None and name not in allowed:
+            continue
         if name != "camelot-lattice" and sum(c.extractor == "camelot-lattice" and len(c.grid) >= 2 for c in candidates) >= wanted:
             break
         try:
@@ -355,13 +358,27 @@ def _assign(captions: list[Caption], candidates: list[Candidate]) -> dict[Captio
     return chosen
 
 
-def _to_table(caption: Caption, cand: Candidate) -> Table:
-    header, rows = split_header(cand.grid)
-    return Table(
-        id=f"table_{caption.number}", number=caption.number, caption=caption.text, page=caption.page,
-        header=header, rows=rows, numbers=[[parse_number(c) for c in row] for row in rows],
-        extractor=cand.extractor, bbox=tuple(round(v, 2) for v in cand.bbox),
-    )
+def _to_tables(caption: Caption, cand: Candidate, doc: pymupdf.Document) -> list[Table]:
+    """The table(s) behind one caption: structure read from the page's words where that finds the
+    value rows, else from the extractor's grid; stacked sub-tables become parts 'a', 'b', ..."""
+    page = doc[cand.page - 1]
+    read = read_structure(page, table_area(cand.bbox, caption.bbox), caption.text, caption.bbox)
+    grid_rows = sum(1 for row in cand.grid if sum(parse_number(c) is not None for c in row[1:]) >= 1)
+    if not read or sum(len(t.rows) for t in read) < 0.6 * grid_rows:
+        read = [grid_structure(cand.grid, caption.text)]
+    tables = []
+    for index, part in enumerate(read):
+        suffix = chr(ord("a") + index) if len(read) > 1 else ""
+        kind, why = table_kind(part.rows, part.stub_columns)
+        header = [" ".join(dict.fromkeys(c for c in (row[j] for row in part.header_rows if j < len(row)) if c))
+                  if j < part.stub_columns else " ".join(dict.fromkeys(path)) for j, path in enumerate(part.column_paths)]
+        tables.append(Table(
+            id=f"table_{caption.label or caption.number}{suffix}", number=caption.number, caption=caption.text, page=caption.page,
+            header=header, rows=part.rows, numbers=[[parse_number(c) for c in row] for row in part.rows],
+            extractor=cand.extractor, bbox=tuple(round(v, 2) for v in cand.bbox), header_rows=part.header_rows,
+            column_paths=part.column_paths, stub_columns=part.stub_columns, row_paths=part.row_paths,
+            unit=part.unit, column_units=part.column_units, kind=kind, kind_reason=why, part=suffix))
+    return tables
 
 
 def extract_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
@@ -381,21 +398,26 @@ def extract_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
         extra = _assign(missing, [c for c in fallback if not any(c.page == t.page and _overlaps(c.bbox, t.bbox)
                                                                      for t in taken)])
         chosen.update(extra)
-    tables: dict[int, Table] = {}
+    tables: dict[str, list[Table]] = {}
     for cap in sorted(table_caps, key=lambda c: (c.page, c.bbox[1])):
         if cap not in chosen:
             log.warning("%s: no table grid found for %r on page %d", path, cap.text[:60], cap.page)
             continue
-        part = _to_table(cap, chosen[cap])
-        if regions is not None and part.bbox:
-            regions.setdefault(cap.page, []).append(part.bbox)
-        if cap.number in tables:
-            first = tables[cap.number]
-            rows = [r for r in part.rows if r != first.header] if len(part.header) == len(first.header) else part.rows
-            if part.header != first.header and len(part.header) == len(first.header):
-                rows = [part.header, *rows]
-            first.rows.extend(rows)
-            first.numbers.extend([[parse_number(c) for c in row] for row in rows])
+        parts = _to_tables(cap, chosen[cap], doc)
+        if regions is not None and chosen[cap].bbox:
+            regions.setdefault(cap.page, []).append(tuple(round(v, 2) for v in chosen[cap].bbox))
+        key = cap.label or str(cap.number)
+        if key in tables:
+            _append_continued(tables[key][-1], parts)
         elif not cap.continued:
-            tables[cap.number] = part
-    return [tables[n] for n in sorted(tables)]
+            tables[key] = parts
+    return [t for key in tables for t in tables[key]]
+
+
+def _append_continued(first: Table, parts: list[Table]) -> None:
+    """A '(Continued)' part's rows go under the first part; a repeated header row is not a row."""
+    for part in parts:
+        keep = [i for i, row in enumerate(part.rows) if row != first.header]
+        first.rows.extend(part.rows[i] for i in keep)
+        first.numbers.extend(part.numbers[i] for i in keep)
+        first.row_paths.extend(part.row_paths[i] if i < len(part.row_paths) else part.rows[i][:1] for i in keep)

@@ -37,6 +37,22 @@ class Table(BaseModel):
     )
     extractor: str = Field(default="", description="camelot-lattice | camelot-stream | pymupdf | generator")
     bbox: BBox | None = None
+    header_rows: list[list[str]] = Field(
+        default=[], description="the printed header rows, a spanning cell repeated over every column it spans")
+    column_paths: list[list[str]] = Field(
+        default=[], description="per column, its header path top-down ('Accuracy (%)', 'dev', '5-shot'); "
+                                "[] for stub columns")
+    stub_columns: int = Field(default=1, description="how many leading columns name the row")
+    row_paths: list[list[str]] = Field(
+        default=[], description="per body row: its group(s), then its own label(s) ('Neural', 'LSTM')")
+    unit: str = Field(default="", description="the table-wide unit the document states (caption, a unit line "
+                                              "under it): '%', 'USD million', 'kWh per household'")
+    column_units: list[str] = Field(default=[], description="per column, the unit its header states, else ''")
+    kind: Literal["results", "example", "list"] = Field(
+        default="results", description="results: measured values; example: cells are examples, labels or "
+                                       "positions (no facts); list: numbered or term lists (no facts)")
+    kind_reason: str = ""
+    part: str = Field(default="", description="'a', 'b', ... for stacked sub-tables of one printed table")
 
 
 class Figure(BaseModel):
@@ -116,6 +132,8 @@ class Fact(BaseModel):
     page: int
     source: str = Field(description="the sentence it is printed in, or 'table_N row R column C'")
     table_id: str = ""
+    row_path: list[str] = Field(default=[], description="table facts: the row's group(s) and label(s)")
+    column_path: list[str] = Field(default=[], description="table facts: the column's header path, top-down")
 
 
 class NonFactClass(BaseModel):

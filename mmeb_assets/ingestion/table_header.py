@@ -1,0 +1,206 @@
+"""Header levels and their spans: which columns a header phrase stands over.
+
+In order of evidence: vertical rules either side of the phrase (a ruled grid), a rule printed just
+under it and no wider than its group (booktabs' cmidrule), else the run of columns it is centred
+over whose own headers sit on a lower line. A phrase that wraps onto a second line over the same
+columns is one header ('Distor-' / 'tion' -> 'Distortion').
+"""
+from __future__ import annotations
+
+from mmeb_assets.ingestion.table_words import Line, Phrase
+
+Span = tuple[int, int]
+
+
+def _centres(anchors) -> list[float]:
+    return [(a + b) / 2 for a, b in anchors]
+
+
+def _by_verticals(phrase: Phrase, anchors, vertical) -> Span | None:
+    y = (phrase.y0 + phrase.y1) / 2
+    xs = sorted(v[1] for v in vertical if v[0] - 1 <= y <= v[2] + 1)
+    if len(xs) < 2:
+        return None
+    left = max((x for x in xs if x <= phrase.x0 + 1), default=None)
+    right = min((x for x in xs if x >= phrase.x1 - 1), default=None)
+    if left is None or right is None:
+        return None
+    inside = [j for j, c in enumerate(_centres(anchors)) if left < c < right]
+    return (inside[0], inside[-1]) if inside else None
+
+
+def _by_rule_under(phrase: Phrase, anchors, horizontal, table_width: float) -> Span | None:
+    h = phrase.y1 - phrase.y0
+    for x0, y, x1 in horizontal:
+        if phrase.y1 - 1 <= y <= phrase.y1 + 1.3 * h + 2 and x0 <= phrase.centre <= x1 and x1 - x0 < 0.9 * table_width:
+            inside = [j for j, c in enumerate(_centres(anchors)) if x0 - 2 <= c <= x1 + 2]
+            if inside:
+                return inside[0], inside[-1]
+    return None
+
+
+def _overlapping(phrase: Phrase, anchors) -> Span:
+    hit = [j for j, (a, b) in enumerate(anchors) if min(b, phrase.x1) - max(a, phrase.x0) > 0]
+    if hit:
+        return hit[0], hit[-1]
+    centres = _centres(anchors)
+    j = min(range(len(anchors)), key=lambda k: abs(centres[k] - phrase.centre))
+    return j, j
+
+
+def _centred_run(phrase: Phrase, base: Span, anchors, free: set[int], lower: set[int]) -> Span:
+    """Grow `base` over free columns that have headers below, while the run stays centred on the phrase."""
+    centres = _centres(anchors)
+    pitch = (centres[-1] - centres[0]) / max(len(centres) - 1, 1)
+    a, b = base
+
+    def off(lo: int, hi: int) -> float:
+        return abs((centres[lo] + centres[hi]) / 2 - phrase.centre)
+
+    def ok(j: int) -> bool:
+        return 0 <= j < len(anchors) and j in free and j in lower
+    while True:
+        options = []
+        if ok(a - 1) and ok(b + 1):
+            options.append((a - 1, b + 1))
+        if ok(a - 1):
+            options.append((a - 1, b))
+        if ok(b + 1):
+            options.append((a, b + 1))
+        best = min(options, key=lambda s: off(*s), default=None)
+        if best is None or off(*best) > 0.3 * pitch or off(*best) > off(a, b) and off(a, b) <= 0.3 * pitch:
+            return a, b
+        a, b = best
+
+
+def _spans(lines: list[Line], anchors, horizontal, vertical) -> list[list[tuple[Phrase, Span]]]:
+    """Per header line, each phrase with the columns it spans."""
+    width = anchors[-1][1] - anchors[0][0]
+    out = []
+    lines = [_split_leaf(line, anchors) if k == len(lines) - 1 else line for k, line in enumerate(lines)]
+    for k, line in enumerate(lines):
+        lower = {j for later in lines[k + 1:] for p in later.phrases for j in range(*_inc(_overlapping(p, anchors)))}
+        taken = {j for p in line.phrases for j in range(*_inc(_overlapping(p, anchors)))}
+        spans = []
+        for p in line.phrases:
+            base = _overlapping(p, anchors)
+            if k == len(lines) - 1:  # the leaf line: each phrase over its own column
+                spans.append((p, base))
+                continue
+            others = (taken - set(range(base[0], base[1] + 1))) | (set(range(len(anchors))) - lower)
+            span = _without(_by_verticals(p, anchors, vertical), base, others) or \
+                _without(_by_rule_under(p, anchors, horizontal, width), base, others)
+            if span is None:
+                own = set(range(base[0], base[1] + 1))
+                span = _centred_run(p, base, anchors, (set(range(len(anchors))) - taken) | own, lower | own)
+            spans.append((p, span or base))
+        out.append(spans)
+    return out
+
+
+def _without(span: Span | None, base: Span, others: set[int]) -> Span | None:
+    """`span` cut back to the run around `base` that no other phrase of the line stands over (a
+    grid may rule only the outer edges of a group)."""
+    if span is None:
+        return None
+    a, b = base
+    while a - 1 >= span[0] and a - 1 not in others:
+        a -= 1
+    while b + 1 <= span[1] and b + 1 not in others:
+        b += 1
+    return a, b
+
+
+def _inc(span: Span) -> tuple[int, int]:
+    return span[0], span[1] + 1
+
+
+def _join(upper: str, lower: str) -> str:
+    if upper.endswith("-"):
+        return f"{upper[:-1]}{lower}" if lower[:1].islower() else f"{upper}{lower}"
+    return f"{upper} {lower}"
+
+
+def column_paths_of(lines: list[Line], anchors, stub: int, horizontal, vertical) -> list[list[str]]:
+    """Each column's header path, top-down; stub columns get []. Wrapped header text over the same
+    columns on consecutive lines is joined into one level."""
+    paths: list[list[str]] = [[] for _ in anchors]
+    last_span: list[Span | None] = [None for _ in anchors]
+    last_line: list[int] = [-9 for _ in anchors]
+    all_spans = _spans(lines, anchors, horizontal, vertical)
+    covered = [{j for _p, (a, b) in spans for j in range(a, b + 1)} for spans in all_spans]
+    sparse = [k > 0 and len(covered[k]) <= 0.5 * len(covered[k - 1]) for k in range(len(lines))]
+    for k, spans in enumerate(all_spans):
+        for phrase, (a, b) in spans:
+            for j in range(a, b + 1):
+                wraps = (last_span[j] == (a, b) and last_line[j] == k - 1 and (a, b) == (j, j)
+                         and _close(lines[k - 1], lines[k]) and _wrapped(paths[j], phrase.text, sparse[k]))
+                if wraps and paths[j]:
+                    paths[j][-1] = _join(paths[j][-1], phrase.text)
+                else:
+                    paths[j].append(phrase.text)
+                last_span[j], last_line[j] = (a, b), k
+    return [[] if j < stub else p for j, p in enumerate(paths)]
+
+
+def _wrapped(path: list[str], lower: str, sparse_line: bool) -> bool:
+    """The lower text carries on the header above rather than naming a level under it: a hyphen
+    break, a lower-case or bracketed continuation, or a line that covers few of the columns."""
+    upper = path[-1] if path else ""
+    return upper.endswith("-") or lower[:1].islower() or lower.startswith("(") or sparse_line
+
+
+def _close(upper: Line, lower: Line) -> bool:
+    return lower.y0 - upper.y1 < 0.6 * max(upper.height, 1.0)
+
+
+def header_rows_of(lines: list[Line], anchors, stub: int, horizontal, vertical) -> list[list[str]]:
+    """The printed header rows, a spanning phrase repeated over each column it spans."""
+    rows = []
+    for spans in _spans(lines, anchors, horizontal, vertical):
+        row = ["" for _ in anchors]
+        for phrase, (a, b) in spans:
+            for j in range(a, b + 1):
+                row[j] = f"{row[j]} {phrase.text}".strip()
+        rows.append(row)
+    return rows
+
+
+def _split_leaf(line: Line, anchors) -> Line:
+    """Leaf headers printed close together read as one phrase ('CLS USR CITE REC'): split a phrase
+    whose words each stand over a different column, in column order."""
+    phrases: list[Phrase] = []
+    for phrase in line.phrases:
+        pieces = _word_pieces(phrase)
+        owners = [_owner(p, anchors) for p in pieces]
+        for k in range(1, len(pieces)):  # '(%)', '(ms)' belong to the word before them
+            if pieces[k].text.startswith(("(", "[")) or pieces[k - 1].text.endswith(("-", "/")):
+                owners[k] = owners[k - 1]
+        if len(pieces) < 2 or None in owners or len(set(owners)) < 2 or owners != sorted(owners):
+            phrases.append(phrase)
+            continue
+        merged: list[Phrase] = []
+        for piece, owner, previous in zip(pieces, owners, [None, *owners[:-1]]):
+            if merged and owner == previous:
+                last = merged[-1]
+                merged[-1] = Phrase(last.x0, min(last.y0, piece.y0), piece.x1, max(last.y1, piece.y1),
+                                    f"{last.text} {piece.text}", [*last.words, *piece.words])
+            else:
+                merged.append(piece)
+        phrases.extend(merged)
+    return Line(line.y0, line.y1, phrases)
+
+
+def _word_pieces(phrase: Phrase) -> list[Phrase]:
+    if len(phrase.words) < 2:
+        return [phrase]
+    return [Phrase(x0, phrase.y0, x1, phrase.y1, text, [(x0, x1, text)]) for x0, x1, text in phrase.words]
+
+
+def _owner(piece: Phrase, anchors) -> int | None:
+    for j, (a, b) in enumerate(anchors):
+        left = anchors[j - 1][1] if j else a - 20
+        right = anchors[j + 1][0] if j + 1 < len(anchors) else b + 20
+        if a - 0.4 * (a - left) <= piece.centre <= b + 0.4 * (right - b):
+            return j
+    return None

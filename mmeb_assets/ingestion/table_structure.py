@@ -1,0 +1,298 @@
+"""A table's structure as its authors laid it out: header levels with their spans (each column gets
+a path such as ('Accuracy (%)', 'dev', '5-shot')), stub columns and row groups (each row gets a path
+such as ('Neural models', 'LSTM')), the unit the document states, and stacked sub-tables split apart.
+
+Read from word geometry inside the table's area (`table_words`): a phrase printed over several
+columns spans them when vertical rules bound it, a rule under it (booktabs' cmidrule) spans them,
+or it stands centred over them; a label-only line in the body heads a group of rows; a body line
+that restarts with its own header row starts a sub-table.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pymupdf
+
+from mmeb_assets.ingestion.table_header import column_paths_of, header_rows_of
+from mmeb_assets.ingestion.table_units import caption_unit, cell_unit, split_unit, unit_line
+from mmeb_assets.ingestion.table_words import (Line, column_anchors, is_value, line_cells, page_lines, rules_near,
+                                               value_lines)
+from mmeb_assets.schema.source import Table
+
+FOOTNOTE = re.compile(r"^(?:note|notes|source|sources|\*|†|‡|[a-z]\s|\d+\s[A-Z])", re.I)
+
+
+@dataclass
+class Part:
+    header: list[Line] = field(default_factory=list)
+    rows: list[list[str]] = field(default_factory=list)
+    groups: list[list[str]] = field(default_factory=list)
+    title: str = ""
+
+    def finish(self, stub: int) -> None:
+        """Stub cells printed once for a block of rows reach every row of the block, and each row's
+        path is its groups, then its labels."""
+        if stub > 1:
+            _fill_multirow(self.rows)
+        self.row_paths = [[*g, *[c for c in row[:stub] if c]] for g, row in zip(self.groups, self.rows)]
+
+    row_paths: list[list[str]] = field(default_factory=list)
+
+
+def _fill_multirow(rows: list[list[str]]) -> None:
+    """A first stub column filled on some rows only: top-aligned blocks carry down; centred ones
+    (the first label is not on the first row) go to the nearest label, a tie to the one below."""
+    marks = [i for i, row in enumerate(rows) if row[0]]
+    if not marks or len(marks) == len(rows):
+        return
+    labels = {i: rows[i][0] for i in marks}
+    for i, row in enumerate(rows):
+        if row[0]:
+            continue
+        above = max((m for m in marks if m < i), default=None)
+        below = min((m for m in marks if m > i), default=None)
+        if marks[0] == 0 or below is None:
+            row[0] = labels[above] if above is not None else ""
+        elif above is None or below - i <= i - above:
+            row[0] = labels[below]
+        else:
+            row[0] = labels[above]
+
+
+@dataclass
+class ReadTable:
+    """One printed table (or one stacked sub-table) read from the page."""
+
+    header_rows: list[list[str]]
+    column_paths: list[list[str]]
+    stub_columns: int
+    rows: list[list[str]]
+    row_paths: list[list[str]]
+    column_units: list[str]
+    unit: str
+
+
+@dataclass(frozen=True)
+class CellPath:
+    """Where a value cell sits: its row's path, its column's path and its unit."""
+
+    row: int
+    col: int
+    value: str
+    row_path: tuple[str, ...]
+    column_path: tuple[str, ...]
+    unit: str
+
+
+def table_area(cand_bbox: tuple, caption_bbox: tuple) -> tuple:
+    """The candidate's box, grown up to a caption printed just above it (the extractor may have cut
+    the header or a unit line between the two), or up by a few lines when the caption is below (the
+    header rows an extractor left out; `_header_lines` stops at prose and rules)."""
+    x0, y0, x1, y1 = cand_bbox
+    if caption_bbox[3] <= y0 + 3 and y0 - caption_bbox[3] < 70:
+        y0 = caption_bbox[3] + 0.5
+    elif caption_bbox[1] >= y1 - 3:
+        y0 = max(y0 - 45, 0)
+    return (x0 - 2, y0, x1 + 2, y1 + 1)
+
+
+def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_bbox: tuple) -> list[ReadTable]:
+    """The table in `area` as one ReadTable per (sub-)table; [] when no value rows are found."""
+    lines = [l for l in page_lines(page, area) if not _inside(l, caption_bbox)]
+    unit = caption_unit(caption_text)
+    while lines and not any(p.numeric for p in lines[0].phrases) and (u := unit_line(lines[0].text)):
+        unit = unit or u
+        lines = lines[1:]
+    body = value_lines(lines)
+    while len(body) > 1 and _years_only(lines[body[0]]) and not all(_years_only(lines[i]) for i in body):
+        body = body[1:]  # a header row of years ('Sector 2023 2024 2025') is no value row
+    if not body:
+        return []
+    anchors = column_anchors(lines, body)
+    if len(anchors) < 2:
+        return []
+    stub = _stub_columns(lines, body, anchors)
+    horizontal, vertical = rules_near(page, area)
+    width = anchors[-1][1] - anchors[0][0]
+    wide = [y for x0, y, x1 in horizontal if x1 - x0 > 0.8 * width]
+    parts = _body_parts(lines, body, anchors, stub, wide)
+    out = []
+    for part in parts:
+        paths = column_paths_of(part.header, anchors, stub, horizontal, vertical)
+        units = []
+        for path in paths:
+            found = [u for u in (split_unit(p)[1] for p in reversed(path)) if u]
+            units.append(found[0] if found else "")
+        row_paths = [[part.title, *p] if part.title else p for p in part.row_paths]
+        out.append(ReadTable(header_rows_of(part.header, anchors, stub, horizontal, vertical), paths, stub,
+                             part.rows, row_paths, units, unit))
+    return [t for t in out if t.rows]
+
+
+def _inside(line: Line, bbox: tuple) -> bool:
+    return bbox[1] - 1 <= (line.y0 + line.y1) / 2 <= bbox[3] + 1 and line.x0 >= bbox[0] - 2
+
+
+YEAR_LABEL = re.compile(r"^(?:19|20)\d\d(?:\s?[-–/]\s?(?:19|20)?\d\d)?[a-z*]?$")
+
+
+def _stub_columns(lines: list[Line], body: list[int], anchors) -> int:
+    """Leading columns whose body cells are mostly words, or years: they name the row."""
+    n = 0
+    for j in range(len(anchors) - 1):
+        cells = [line_cells(lines[i], anchors)[j] for i in body]
+        filled = [c for c in cells if c]
+        labels = sum(1 for c in filled if not is_value(c) or (j == 0 and YEAR_LABEL.match(c)))
+        if filled and labels > len(filled) / 2:
+            n += 1
+        else:
+            break
+    return n
+
+
+def _body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: list[float]) -> list[Part]:
+    """Walk the lines from the first value row: value rows, wrapped labels, group rows, restarted
+    headers (a new part) and the notes under the table (the end)."""
+    first = body[0]
+    header = _header_lines(lines[:first], wide)
+    body_set = set(body)
+    state = {"group": [], "pending": [], "first_label": ""}
+    while len(header) > 1 and _stub_only(header[-1], anchors, stub) and not _stub_only(header[-2], anchors, stub):
+        state["group"] = [header.pop().text]  # a group's label right under the header, above its first row
+    parts = [Part(header=header)]
+    heights = sorted(l.height for l in lines) or [10.0]
+    h = heights[len(heights) // 2]
+    i = first
+    while i < len(lines):
+        line = lines[i]
+        gap = line.y0 - lines[i - 1].y1 if i > 0 else 0
+        if i > first and gap > 2.6 * h + 4:
+            break
+        cells = line_cells(line, anchors)
+        if i in body_set:
+            if state["first_label"] and not cells[0]:
+                cells[0] = state["first_label"]
+            _add_row(parts[-1], cells, stub, state["group"], state["pending"], line)
+            state["pending"], state["first_label"] = [], ""
+            i += 1
+            continue
+        if not any(j in body_set for j in range(i + 1, min(i + 12, len(lines)))):
+            break
+        used = [j for j, c in enumerate(cells) if c]
+        upcoming = [j for j, c in enumerate(line_cells(lines[i + 1], anchors)) if c] if i + 1 not in body_set else []
+        if len([j for j in used if j >= stub]) >= 2 or (
+                [j for j in used if j >= stub] and len([j for j in upcoming if j >= stub]) >= 2):
+            # a header row restarts (a spanning header above it, perhaps): a stacked sub-table
+            header, i = _collect_header(lines, i, body_set)
+            parts.append(Part(header=header))
+            state = {"group": [], "pending": [], "first_label": ""}
+            continue
+        if FOOTNOTE.match(line.text) and not (used and max(used) < max(stub, 1)):
+            break
+        _label_line(parts[-1], state, cells, used, stub, (gap, h, i + 1 in body_set and lines[i + 1].y0 - line.y1 < 0.8 * h
+                                                          and not line_cells(lines[i + 1], anchors)[0]))
+        i += 1
+    for part in parts:
+        part.finish(stub)
+    return parts
+
+
+def _label_line(part: Part, state: dict, cells: list[str], used: list[int], stub: int, geometry: tuple) -> None:
+    """A line without values: a block label of a multirow stub column, a wrapped label, the label
+    of the value row just below it, or a group heading (in the stub or across the columns)."""
+    gap, h, labels_next = geometry
+    if not (used and max(used) < max(stub, 1) or stub == 0):
+        state["group"] = [" ".join(c for c in cells if c)]  # one phrase across the columns: a title
+        return
+    text = " ".join(c for c in cells[:max(stub, 1)] if c)
+    if stub > 1 and used == [0]:
+        if part.rows and not part.rows[-1][0]:
+            part.rows[-1][0] = text
+        else:
+            state["first_label"] = text
+    elif _continues(part, text, gap, h):
+        _extend_label(part, text, stub)
+    elif labels_next:
+        state["pending"].append(text)
+    else:
+        state["group"] = [text]
+
+
+def _years_only(line: Line) -> bool:
+    values = [p for p in line.phrases[1:] if p.numeric] or [p for p in line.phrases if p.numeric]
+    return bool(values) and all(YEAR_LABEL.match(p.text) for p in values)
+
+
+def _stub_only(line: Line, anchors, stub: int) -> bool:
+    return stub > 0 and all(max(range(len(anchors)), key=lambda j: min(anchors[j][1], p.x1) - max(anchors[j][0], p.x0)) < stub
+                            for p in line.phrases)
+
+
+def _header_lines(lines: list[Line], rules: list[tuple] = ()) -> list[Line]:
+    """The header lines just above the first value row: up to a wide gap, a line of running prose,
+    or the table's top rule."""
+    kept: list[Line] = []
+    for line in reversed(lines):
+        if kept and kept[-1].y0 - line.y1 > 2.2 * max(line.height, 6) + 6:
+            break
+        if any(len(p.text.split()) >= 9 for p in line.phrases):
+            break
+        if kept and any(line.y1 - 1 <= y <= kept[-1].y0 + 1 for y in rules):
+            break
+        kept.append(line)
+    return list(reversed(kept))
+
+
+def _collect_header(lines: list[Line], start: int, body_set: set[int]) -> tuple[list[Line], int]:
+    i = start
+    while i < len(lines) and i not in body_set:
+        i += 1
+    return lines[start:i], i
+
+
+def _add_row(part: Part, cells: list[str], stub: int, group: list[str], pending: list[str], line: Line) -> None:
+    labels = cells[:stub]
+    if pending:
+        j = next((k for k in range(stub - 1, -1, -1) if not labels[k]), stub - 1) if stub else 0
+        labels[j] = " ".join([*pending, labels[j]]).strip() if labels else " ".join(pending)
+    if part.rows and stub > 2:  # inner stub cells spanning several rows are printed on the first of them
+        previous = part.rows[-1]
+        for j in range(1, stub - 1):
+            if not labels[j] and any(labels[j + 1:]):
+                labels[j] = previous[j]
+    row = [*labels, *cells[stub:]] if stub else cells
+    part.rows.append(row)
+    part.groups.append(list(group))
+
+
+def _continues(part: Part, text: str, gap: float, h: float) -> bool:
+    """A label-only line that carries on the label above ('Fine-tuned on' / 'co-citation')."""
+    if not part.rows or gap > 0.7 * h:
+        return False
+    labels = [c for c in part.rows[-1] if c]
+    previous = labels[0] if labels else ""
+    return text[:1].islower() or previous.endswith(("-", ",", "/", "(", "and", "of", "on", "with"))
+
+
+def _extend_label(part: Part, text: str, stub: int) -> None:
+    row = part.rows[-1]
+    j = max((k for k in range(max(stub, 1)) if row[k]), default=0)
+    row[j] = f"{row[j][:-1]}{text}" if row[j].endswith("-") and text[:1].islower() else f"{row[j]} {text}".strip()
+
+
+def cell_paths(table: Table) -> list[CellPath]:
+    """Every value cell of a results table with its row path, column path and unit."""
+
+    if table.kind != "results":
+        return []
+    out = []
+    for r, row in enumerate(table.rows):
+        row_path = tuple(table.row_paths[r]) if r < len(table.row_paths) else tuple(row[:1])
+        for c, value in enumerate(row):
+            if c < table.stub_columns or not is_value(value):
+                continue
+            path = tuple(table.column_paths[c]) if c < len(table.column_paths) else ()
+            unit = cell_unit(value) or (table.column_units[c] if c < len(table.column_units) else "") or table.unit
+            out.append(CellPath(r, c, value, row_path, path, unit))
+    return out

@@ -1,0 +1,122 @@
+"""Units as a table states them: a header suffix '(%)', '(ms)', a caption's '(kWh per household)', a
+line under the caption 'Dollars in millions', a cell's own '%' or '$'.
+
+`pint` decides whether a word is a physical unit (ms, kWh, GB, km); percent, currencies, scale
+words and counted time spans are named here because pint knows none of them as a reader writes them
+('$ millions', 'per cent'). Single capitals ('P', 'R', 'EM') parse in pint as poise, the gas constant
+and examolar: they are metric names in tables, so all-capital short words are not taken from pint.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+PERCENT = re.compile(r"^(?:%|percent(?:age)?s?|per ?cent|percentage points?|pp|% points?)$", re.I)
+CURRENCY = re.compile(r"^(?:\$|€|£|usd|eur|gbp|us\$|dollars?|euros?|pounds?|us dollars|ecus?|ffr\.?|dm|[$€£]\s?'?000s?)$",
+                      re.I)
+SCALE = re.compile(r"^(?:thousands?|millions?|billions?|trillions?|mn|bn|k|m|'000s?|000s?)$", re.I)
+TIME_COUNT = re.compile(r"^(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|ms|sec|min|hrs?)$", re.I)
+PINT_CAPITALS = {"GB", "MB", "TB", "KB", "MW", "GW", "TW", "MWh", "GWh", "TWh", "kWh", "Hz", "W", "V", "A"}
+PAREN_TAIL = re.compile(r"\s*[(\[]([^()\[\]]{1,40})[)\]]\s*$")
+COMMA_TAIL = re.compile(r",\s*((?:in\s+)?[^,]{1,30})$")
+UNIT_LINE_LEAD = re.compile(r"^(?:\(?\s*)(?:unit(?:s)?\s*:\s*|(?:all\s+)?(?:values|figures|amounts|data|numbers)\s+(?:are\s+)?in\s+"
+                            r"|in\s+)", re.I)
+
+
+@lru_cache(maxsize=1)
+def _registry():
+    import pint
+
+    return pint.UnitRegistry()
+
+
+@lru_cache(maxsize=4096)
+def _pint_unit(token: str) -> bool:
+    if len(token) < 2 or (token.isupper() and token not in PINT_CAPITALS) or token.lower() in {"in", "at", "ha", "a"}:
+        return False
+    if not re.fullmatch(r"[A-Za-zµμ°/\d^·*.-]+", token) or re.fullmatch(r"[\d.]+", token):
+        return False
+    try:
+        _registry().parse_units(token)
+    except Exception:  # pint raises several kinds for words it does not know
+        return False
+    return True
+
+
+def is_unit_word(token: str) -> bool:
+    token = token.strip(" .,;:")
+    return bool(PERCENT.match(token) or CURRENCY.match(token) or SCALE.match(token) or TIME_COUNT.match(token)
+                or _pint_unit(token))
+
+
+def as_unit(text: str) -> str:
+    """`text` as a unit ('%', 'ms', 'USD million', 'kWh per household', 'in millions of dollars' ->
+    'millions of dollars'); '' when it is not one (a condition '(dev)', a year, a citation)."""
+    text = " ".join(text.split()).strip(" .,;:")
+    text = UNIT_LINE_LEAD.sub("", text).strip(" ()")
+    if not text or len(text) > 40 or re.search(r"\b(?:19|20)\d\d\b", text):
+        return ""
+    if PERCENT.match(text):
+        return "%"
+    words = re.split(r"\s+", text)
+    if len(words) > 5:
+        return ""
+    first = words[0]
+    if first in {"$", "€", "£"} or CURRENCY.match(first) or PERCENT.match(first) or SCALE.match(first) and len(words) > 1:
+        return text
+    if is_unit_word(first) and (len(words) == 1 or words[1].lower() in {"per", "of", "/", "in"} or
+                                all(is_unit_word(w) or w.lower() in {"per", "of", "in", "/"} for w in words[1:])):
+        return text
+    if SCALE.match(first) and len(words) == 1 and len(first) > 3:
+        return text
+    return ""
+
+
+def split_unit(header: str) -> tuple[str, str]:
+    """('Accuracy', '%') from 'Accuracy (%)'; ('Cost', 'USD') from 'Cost (USD)'; ('', '%') from a
+    header that is only a unit ('%', 'Percent'); (header, '') otherwise."""
+    if PERCENT.match(header.strip()) or header.strip() in {"$", "€", "£"}:
+        return "", as_unit(header) or header.strip()
+    for match in reversed(list(re.finditer(r"\s*[(\[]([^()\[\]]{1,40})[)\]]", header))):
+        if unit := as_unit(match.group(1)):
+            return " ".join(f"{header[:match.start()]} {header[match.end():]}".split()), unit
+    match = COMMA_TAIL.search(header)
+    if match and (unit := as_unit(match.group(1))):
+        return header[:match.start()].strip(), unit
+    return header.strip(), ""
+
+
+def caption_unit(caption: str) -> str:
+    """The unit a caption states for the whole table: a parenthesised unit in its first sentence
+    ('Energy use (kWh per household)'), or ', in millions of dollars' at its end."""
+    first = re.split(r"(?<=[a-z)])\.\s", caption.strip())[0].rstrip(". ")
+    for match in re.finditer(r"[(\[]([^()\[\]]{1,40})[)\]]", first):
+        if unit := as_unit(match.group(1)):
+            return unit
+    match = re.search(r"(?:,|\bin)\s+((?:thousands|millions|billions|percent|percentages?|dollars|\$|euros)\b[^,;]*)$",
+                      first, re.I)
+    return as_unit(match.group(1)) if match else ""
+
+
+def unit_line(text: str) -> str:
+    """The unit of a short line printed between a caption and its table ('Dollars in millions',
+    '(In thousands)', 'Percent', 'Values in USD million'); '' for anything else."""
+    flat = " ".join(text.split())
+    if len(flat) > 50 or re.search(r"\d{2,}", flat):
+        return ""
+    if unit := as_unit(flat):
+        return unit
+    match = re.fullmatch(r"\(?\s*([A-Za-z$€£ ]{1,20}?)\s+in\s+(thousands|millions|billions)\s*\)?", flat, re.I)
+    if match and (CURRENCY.match(match.group(1).strip()) or match.group(1).strip() in {"$", "€", "£"}):
+        return flat.strip("() ")
+    return ""
+
+
+def cell_unit(value: str) -> str:
+    """A unit printed on the value itself: '12.4%' -> '%', '$45' -> '$'."""
+    text = value.strip()
+    if text.endswith("%"):
+        return "%"
+    if text[:1] in "$€£":
+        return text[0]
+    return ""

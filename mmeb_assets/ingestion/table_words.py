@@ -1,0 +1,188 @@
+"""A table's printed lines as geometry: words grouped into lines, lines into phrases, and the value
+columns anchored on the lines that hold numbers.
+
+Why geometry rather than an extractor's grid: a spanning header is one phrase printed over several
+columns, a row group is a label-only line, a wrapped stub label is a second line without numbers.
+Extractor grids (camelot, PyMuPDF `find_tables`) put such text into one cell of their own choosing;
+the page's word positions say which columns a phrase stands over.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pymupdf
+
+from mmeb_assets.ingestion.numbers import parse_number
+from mmeb_assets.ingestion.pdf_text import normalize_text
+
+TRAILING_MARKS = re.compile(r"[*†‡§¶]+$|^[↑↓]")
+SPREAD = re.compile(r"^\(?[±+\-−˙]?\d+(?:\.\d+)?%?\)?$")
+
+
+@dataclass
+class Phrase:
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str
+    words: list[tuple[float, float, str]] = field(default_factory=list)
+
+    @property
+    def centre(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+    @property
+    def numeric(self) -> bool:
+        return is_value(self.text)
+
+
+@dataclass
+class Line:
+    y0: float
+    y1: float
+    phrases: list[Phrase] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return " ".join(p.text for p in self.phrases)
+
+    @property
+    def x0(self) -> float:
+        return min(p.x0 for p in self.phrases)
+
+    @property
+    def height(self) -> float:
+        return self.y1 - self.y0
+
+
+def is_value(text: str) -> bool:
+    """A printed value cell: a number, with an optional marker, spread '(0.3)' or '± 1.2' after it;
+    '15 455' (space-grouped thousands) and '3.85(28)' too."""
+    core = TRAILING_MARKS.sub("", text.strip())
+    if re.fullmatch(r"-?\d{1,3}(?: \d{3})+(?:[.,]\d+)?", core):
+        return True
+    core = re.sub(r"(?<=\d)\(", " (", core)
+    parts = core.split()
+    if not parts:
+        return False
+    if parse_number(parts[0]) is None:
+        return False
+    return all(SPREAD.match(p) or p in {"±", "%", "˙"} or TRAILING_MARKS.sub("", p) == "" for p in parts[1:])
+
+
+def page_lines(page: pymupdf.Page, area: tuple) -> list[Line]:
+    """Lines of words inside `area`, top to bottom; each line split into phrases at wide gaps."""
+    words = [w for w in page.get_text("words", clip=pymupdf.Rect(area))
+             if area[0] - 1 <= (w[0] + w[2]) / 2 <= area[2] + 1 and area[1] - 1 <= (w[1] + w[3]) / 2 <= area[3] + 1]
+    if not words:
+        return []
+    heights = sorted(w[3] - w[1] for w in words)
+    median_h = heights[len(heights) // 2]
+    rows: list[list] = []
+    for w in sorted(words, key=lambda w: ((w[1] + w[3]) / 2, w[0])):
+        centre = (w[1] + w[3]) / 2
+        if rows and abs(centre - rows[-1][0]) < 0.45 * median_h:
+            rows[-1][1].append(w)
+        else:
+            rows.append([centre, [w]])
+    return [Line(min(w[1] for w in ws), max(w[3] for w in ws), _phrases(ws, median_h)) for _c, ws in rows]
+
+
+def _phrases(words: list, median_h: float) -> list[Phrase]:
+    """Words joined while the gap is a word space; a number starts its own phrase unless it is the
+    spread of the value before it ('81.2 (0.4)', '3.1 ± 0.2')."""
+    gap = max(3.2, 0.42 * median_h)
+    out: list[Phrase] = []
+    for w in sorted(words, key=lambda w: w[0]):
+        text = normalize_text(w[4])
+        if out:
+            last = out[-1]
+            close = w[0] - last.x1 < gap
+            spread = last.numeric and (SPREAD.match(text) and text.startswith("(") or last.text.endswith("±")
+                                       or text in {"±", "%"} or text.startswith("±"))
+            starts_value = is_value(text) and not last.text.endswith(("-", "±")) and not spread
+            ends_value = last.numeric and not spread
+            grouped = ends_value and re.fullmatch(r"\d{3}(?:[.,]\d+)?%?", text) and re.fullmatch(r"-?\d{1,3}(?: \d{3})*", last.text)
+            numbered = starts_value and not last.numeric and re.fullmatch(r"\d{1,2}", text) and w[0] - last.x1 < 0.6 * gap
+            if close and (spread or grouped or numbered or not (starts_value or ends_value)):
+                last.x1, last.y0, last.y1 = max(last.x1, w[2]), min(last.y0, w[1]), max(last.y1, w[3])
+                last.text = f"{last.text} {text}"
+                last.words.append((w[0], w[2], text))
+                continue
+        out.append(Phrase(w[0], w[1], w[2], w[3], text, [(w[0], w[2], text)]))
+    return out
+
+
+def value_lines(lines: list[Line]) -> list[int]:
+    """Indices of lines that hold a value after their first phrase (body rows of a results table)."""
+    return [i for i, line in enumerate(lines) if any(p.numeric for p in line.phrases[1:])
+            or (len(line.phrases) == 1 and line.phrases[0].numeric and line.phrases[0].x0 > lines[i].x0 + 1)]
+
+
+def column_anchors(lines: list[Line], body: list[int]) -> list[tuple[float, float]]:
+    """Column extents from the body lines: the most common phrase count fixes the columns; every
+    phrase of those lines widens its column."""
+    counts: dict[int, int] = {}
+    for i in body:
+        n = len(lines[i].phrases)
+        counts[n] = counts.get(n, 0) + 1
+    if not counts:
+        return []
+    n = max(counts, key=lambda k: (counts[k], k))
+    model = [lines[i] for i in body if len(lines[i].phrases) == n]
+    anchors = [[min(l.phrases[j].x0 for l in model), max(l.phrases[j].x1 for l in model)] for j in range(n)]
+    for i in body:  # rows with fewer cells (empty cells) still widen the columns they fall in
+        for p in lines[i].phrases:
+            j = nearest_anchor(anchors, p)
+            if j > 0 and anchors[j - 1][1] < p.x0 and (j + 1 >= n or p.x1 < anchors[j + 1][0]):
+                anchors[j] = [min(anchors[j][0], p.x0), max(anchors[j][1], p.x1)]
+    left = [p for i in body for p in lines[i].phrases if p.x1 < anchors[0][0] - 2 and not p.numeric]
+    if left:  # a stub cell printed once for a block of rows (a multirow 'Fluency'), left of the labels
+        anchors.insert(0, [min(p.x0 for p in left), max(p.x1 for p in left)])
+    return [(a, b) for a, b in anchors]
+
+
+def nearest_anchor(anchors, phrase: Phrase) -> int:
+    """The column a phrase falls in: the one its centre lies in, else the nearest by edge distance."""
+    mid = phrase.centre
+
+    def distance(j: int) -> float:
+        a, b = anchors[j]
+        return 0.0 if a - 1 <= mid <= b + 1 else min(abs(mid - a), abs(mid - b))
+    return min(range(len(anchors)), key=distance)
+
+
+def line_cells(line: Line, anchors) -> list[str]:
+    """One line's phrases put into the columns (two phrases in one column are joined)."""
+    cells: list[list[str]] = [[] for _ in anchors]
+    for p in line.phrases:
+        cells[nearest_anchor(anchors, p)].append(p.text)
+    return [" ".join(c) for c in cells]
+
+
+def rules_near(page: pymupdf.Page, area: tuple) -> tuple[list[tuple], list[tuple]]:
+    """(horizontal, vertical) line segments inside `area`, unjoined: (x0, y, x1) and (y0, x, y1)."""
+    horizontal, vertical = [], []
+    for drawing in page.get_drawings():
+        for item in drawing["items"]:
+            if item[0] == "l":
+                a, b = item[1], item[2]
+                if abs(a.y - b.y) < 1 and abs(a.x - b.x) > 5:
+                    horizontal.append((min(a.x, b.x), a.y, max(a.x, b.x)))
+                elif abs(a.x - b.x) < 1 and abs(a.y - b.y) > 4:
+                    vertical.append((min(a.y, b.y), a.x, max(a.y, b.y)))
+            elif item[0] == "re":
+                r = item[1]
+                if r.height < 2 and r.width > 5:
+                    horizontal.append((r.x0, (r.y0 + r.y1) / 2, r.x1))
+                elif r.width < 2 and r.height > 4:
+                    vertical.append((r.y0, (r.x0 + r.x1) / 2, r.y1))
+                elif drawing.get("color") is not None and r.width > 5 and r.height > 4:
+                    horizontal.extend([(r.x0, r.y0, r.x1), (r.x0, r.y1, r.x1)])
+                    vertical.extend([(r.y0, r.x0, r.y1), (r.y0, r.x1, r.y1)])
+    x0, y0, x1, y1 = area
+    horizontal = [h for h in horizontal if y0 - 4 <= h[1] <= y1 + 4 and h[2] > x0 and h[0] < x1]
+    vertical = [v for v in vertical if x0 - 4 <= v[1] <= x1 + 4 and v[2] > y0 and v[0] < y1]
+    return horizontal, vertical
