@@ -55,14 +55,20 @@ def test_no_module_of_mmeb_resources_imports_mmeb_assets():
     assert offenders == []
 
 
-def test_importing_all_of_mmeb_resources_loads_no_mmeb_assets_module():
-    script = ("import importlib, pkgutil, sys, mmeb_resources\n"
-              "for info in pkgutil.walk_packages(mmeb_resources.__path__, 'mmeb_resources.'):\n"
+def loaded_after_importing_all_of(package: str, prefix: str) -> str:
+    """In a fresh interpreter: import every module of `package`, print which loaded modules are
+    `prefix` or under it (transitive imports included)."""
+    script = (f"import importlib, pkgutil, sys, {package} as pkg\n"
+              f"for info in pkgutil.walk_packages(pkg.__path__, '{package}.'):\n"
               "    importlib.import_module(info.name)\n"
-              "print(sorted(m for m in sys.modules if m == 'mmeb_assets' or m.startswith('mmeb_assets.')))\n")
+              f"print(sorted(m for m in sys.modules if m == '{prefix}' or m.startswith('{prefix}.')))\n")
     proc = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert proc.stdout.strip().splitlines()[-1] == "[]"
+    return proc.stdout.strip().splitlines()[-1]
+
+
+def test_importing_all_of_mmeb_resources_loads_no_mmeb_assets_module():
+    assert loaded_after_importing_all_of("mmeb_resources", "mmeb_assets") == "[]"
 
 
 def _stage_of(module: str) -> str | None:
@@ -98,10 +104,4 @@ def test_no_stage_imports_a_later_stage():
 
 def test_importing_all_of_ingestion_loads_no_facts_module():
     """Transitively too: nothing ingestion imports at load time pulls in the facts package."""
-    script = ("import importlib, pkgutil, sys, mmeb_assets.ingestion as ing\n"
-              "for info in pkgutil.walk_packages(ing.__path__, 'mmeb_assets.ingestion.'):\n"
-              "    importlib.import_module(info.name)\n"
-              "print(sorted(m for m in sys.modules if m == 'mmeb_assets.facts' or m.startswith('mmeb_assets.facts.')))\n")
-    proc = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert proc.stdout.strip().splitlines()[-1] == "[]"
+    assert loaded_after_importing_all_of("mmeb_assets.ingestion", "mmeb_assets.facts") == "[]"

@@ -10,11 +10,11 @@ import re
 
 from mmeb_assets.facts.prose import Tally
 from mmeb_assets.ingestion.numbers import parse_number
+from mmeb_assets.ingestion.table_kind import LIST_MARK
 from mmeb_assets.ingestion.table_structure import cell_paths
 from mmeb_assets.ingestion.table_units import split_unit
 from mmeb_assets.schema.source import Fact, Table
 
-LIST_MARK = re.compile(r"^\s*(?:\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|[•\-–*](?=\s))\s*(?:\S.*)?$")
 ID_HEADER = re.compile(r"^\s*(?:no\.?|#|id|ids|number|ref\.?|reference|year|years|date|page|pages|section|item|"
                        r"step|code|doi|isbn|version|subcategory|category|function)\s*$", re.I)
 YEAR = re.compile(r"^(?:19|20)\d\d$")
@@ -129,9 +129,9 @@ def _structured_facts(table: Table, tally: Tally) -> list[Fact]:
         name = measure_name(table, cell.column_path, cell.unit)
         subject = row_subject(cell.row_path)
         where = f"{table.id} p{table.page}: {cell.value!r}"
-        if not re.search(r"[A-Za-z]{2,}", name) or ID_HEADER.match(" ".join(cell.column_path) or "x"):
-            tally.add("identifier" if cell.column_path and ID_HEADER.match(" ".join(cell.column_path)) else "no_measure",
-                      f"{where} under {cell.column_path!r}")
+        identifier = bool(cell.column_path) and ID_HEADER.match(" ".join(cell.column_path))
+        if identifier or not re.search(r"[A-Za-z]{2,}", name):
+            tally.add("identifier" if identifier else "no_measure", f"{where} under {cell.column_path!r}")
             continue
         if not subject:
             tally.add("no_measure", f"{where} (no row header)")
@@ -186,13 +186,6 @@ def table_facts(table: Table, tally: Tally) -> list[Fact]:
 
 def _flat_table_facts(table: Table, tally: Tally) -> list[Fact]:
     """Tables without structure (stored before it was read, or generated): joined header rows."""
-    reason = list_table_reason(table)
-    if reason:
-        for row in table.rows:
-            for cell in row:
-                if _numeric(cell) is not None:
-                    tally.add("list_table", f"{table.id} p{table.page}: {cell!r} ({reason})")
-        return []
     names, header_rows = header_names(table)
     label_col = _label_column(table)
     facts: list[Fact] = []

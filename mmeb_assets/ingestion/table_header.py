@@ -121,16 +121,28 @@ def _join(upper: str, lower: str) -> str:
     return f"{upper} {lower}"
 
 
-def column_paths_of(lines: list[Line], anchors, stub: int, horizontal, vertical) -> list[list[str]]:
-    """Each column's header path, top-down; stub columns get []. Wrapped header text over the same
-    columns on consecutive lines is joined into one level."""
-    paths: list[list[str]] = [[] for _ in anchors]
-    last_span: list[Span | None] = [None for _ in anchors]
-    last_line: list[int] = [-9 for _ in anchors]
-    all_spans = _spans(lines, anchors, horizontal, vertical)
-    covered = [{j for _p, (a, b) in spans for j in range(a, b + 1)} for spans in all_spans]
+def read_header(lines: list[Line], anchors, stub: int, horizontal, vertical) -> tuple[list[list[str]], list[list[str]]]:
+    """(column paths, printed header rows). A path is a column's header levels top-down (stub
+    columns get []), wrapped text over the same column on consecutive lines joined into one level;
+    a header row repeats a spanning phrase over each column it spans."""
+    spans_by_line = _spans(lines, anchors, horizontal, vertical)
+    rows = []
+    for spans in spans_by_line:
+        row = ["" for _ in anchors]
+        for phrase, (a, b) in spans:
+            for j in range(a, b + 1):
+                row[j] = f"{row[j]} {phrase.text}".strip()
+        rows.append(row)
+    return _column_paths(lines, spans_by_line, len(anchors), stub), rows
+
+
+def _column_paths(lines: list[Line], spans_by_line, width: int, stub: int) -> list[list[str]]:
+    paths: list[list[str]] = [[] for _ in range(width)]
+    last_span: list[Span | None] = [None] * width
+    last_line: list[int] = [-9] * width
+    covered = [{j for _p, (a, b) in spans for j in range(a, b + 1)} for spans in spans_by_line]
     sparse = [k > 0 and len(covered[k]) <= 0.5 * len(covered[k - 1]) for k in range(len(lines))]
-    for k, spans in enumerate(all_spans):
+    for k, spans in enumerate(spans_by_line):
         for phrase, (a, b) in spans:
             for j in range(a, b + 1):
                 wraps = (last_span[j] == (a, b) and last_line[j] == k - 1 and (a, b) == (j, j)
@@ -152,18 +164,6 @@ def _wrapped(path: list[str], lower: str, sparse_line: bool) -> bool:
 
 def _close(upper: Line, lower: Line) -> bool:
     return lower.y0 - upper.y1 < 0.6 * max(upper.height, 1.0)
-
-
-def header_rows_of(lines: list[Line], anchors, stub: int, horizontal, vertical) -> list[list[str]]:
-    """The printed header rows, a spanning phrase repeated over each column it spans."""
-    rows = []
-    for spans in _spans(lines, anchors, horizontal, vertical):
-        row = ["" for _ in anchors]
-        for phrase, (a, b) in spans:
-            for j in range(a, b + 1):
-                row[j] = f"{row[j]} {phrase.text}".strip()
-        rows.append(row)
-    return rows
 
 
 def _split_leaf(line: Line, anchors) -> Line:

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
-from mmeb_assets.ingestion.table_header import column_paths_of, header_rows_of
-from mmeb_assets.ingestion.table_units import caption_unit, cell_unit, split_unit, unit_line
+from mmeb_assets.ingestion.table_header import read_header
+from mmeb_assets.ingestion.table_units import caption_unit, cell_unit, path_unit, unit_line
 from mmeb_assets.ingestion.table_words import (Line, column_anchors, is_value, line_cells, page_lines, rules_near,
                                                value_lines)
 from mmeb_assets.schema.source import Table
@@ -28,7 +28,7 @@ class Part:
     header: list[Line] = field(default_factory=list)
     rows: list[list[str]] = field(default_factory=list)
     groups: list[list[str]] = field(default_factory=list)
-    title: str = ""
+    row_paths: list[list[str]] = field(default_factory=list)
 
     def finish(self, stub: int) -> None:
         """Stub cells printed once for a block of rows reach every row of the block, and each row's
@@ -36,8 +36,6 @@ class Part:
         if stub > 1:
             _fill_multirow(self.rows)
         self.row_paths = [[*g, *[c for c in row[:stub] if c]] for g, row in zip(self.groups, self.rows)]
-
-    row_paths: list[list[str]] = field(default_factory=list)
 
 
 def _fill_multirow(rows: list[list[str]]) -> None:
@@ -119,14 +117,8 @@ def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_b
     parts = _body_parts(lines, body, anchors, stub, wide)
     out = []
     for part in parts:
-        paths = column_paths_of(part.header, anchors, stub, horizontal, vertical)
-        units = []
-        for path in paths:
-            found = [u for u in (split_unit(p)[1] for p in reversed(path)) if u]
-            units.append(found[0] if found else "")
-        row_paths = [[part.title, *p] if part.title else p for p in part.row_paths]
-        out.append(ReadTable(header_rows_of(part.header, anchors, stub, horizontal, vertical), paths, stub,
-                             part.rows, row_paths, units, unit))
+        paths, header_rows = read_header(part.header, anchors, stub, horizontal, vertical)
+        out.append(ReadTable(header_rows, paths, stub, part.rows, part.row_paths, [path_unit(p) for p in paths], unit))
     return [t for t in out if t.rows]
 
 
@@ -140,9 +132,9 @@ YEAR_LABEL = re.compile(r"^(?:19|20)\d\d(?:\s?[-–/]\s?(?:19|20)?\d\d)?[a-z*]?$
 def _stub_columns(lines: list[Line], body: list[int], anchors) -> int:
     """Leading columns whose body cells are mostly words, or years: they name the row."""
     n = 0
+    rows = [line_cells(lines[i], anchors) for i in body]
     for j in range(len(anchors) - 1):
-        cells = [line_cells(lines[i], anchors)[j] for i in body]
-        filled = [c for c in cells if c]
+        filled = [row[j] for row in rows if row[j]]
         labels = sum(1 for c in filled if not is_value(c) or (j == 0 and YEAR_LABEL.match(c)))
         if filled and labels > len(filled) / 2:
             n += 1

@@ -86,6 +86,11 @@ def split_unit(header: str) -> tuple[str, str]:
     return header.strip(), ""
 
 
+def path_unit(path: list[str]) -> str:
+    """A column's unit: the one its lowest header level states, else the nearest level above."""
+    return next((u for u in (split_unit(p)[1] for p in reversed(path)) if u), "")
+
+
 def caption_unit(caption: str) -> str:
     """The unit a caption states for the whole table: a parenthesised unit in its first sentence
     ('Energy use (kWh per household)'), or ', in millions of dollars' at its end."""
