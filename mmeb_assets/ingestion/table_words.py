@@ -162,26 +162,36 @@ def line_cells(line: Line, anchors) -> list[str]:
     return [" ".join(c) for c in cells]
 
 
-def rules_near(page: pymupdf.Page, area: tuple) -> tuple[list[tuple], list[tuple]]:
-    """(horizontal, vertical) line segments inside `area`, unjoined: (x0, y, x1) and (y0, x, y1)."""
+def line_segments(page: pymupdf.Page, min_horizontal: float, min_vertical: float,
+                  box_edges_horizontal: bool) -> tuple[list[tuple], list[tuple]]:
+    """(horizontal, vertical) ruled segments of the page, unjoined: (x0, y, x1) and (y0, x, y1).
+    Lines, thin filled rectangles and the sides of stroked boxes at least the given lengths; the
+    top and bottom of a box count as horizontal rules only when asked."""
     horizontal, vertical = [], []
     for drawing in page.get_drawings():
         for item in drawing["items"]:
             if item[0] == "l":
                 a, b = item[1], item[2]
-                if abs(a.y - b.y) < 1 and abs(a.x - b.x) > 5:
+                if abs(a.y - b.y) < 1 and abs(a.x - b.x) > min_horizontal:
                     horizontal.append((min(a.x, b.x), a.y, max(a.x, b.x)))
-                elif abs(a.x - b.x) < 1 and abs(a.y - b.y) > 4:
+                elif abs(a.x - b.x) < 1 and abs(a.y - b.y) > min_vertical:
                     vertical.append((min(a.y, b.y), a.x, max(a.y, b.y)))
             elif item[0] == "re":
                 r = item[1]
-                if r.height < 2 and r.width > 5:
+                if r.height < 2 and r.width > min_horizontal:
                     horizontal.append((r.x0, (r.y0 + r.y1) / 2, r.x1))
-                elif r.width < 2 and r.height > 4:
+                elif r.width < 2 and r.height > min_vertical:
                     vertical.append((r.y0, (r.x0 + r.x1) / 2, r.y1))
-                elif drawing.get("color") is not None and r.width > 5 and r.height > 4:
-                    horizontal.extend([(r.x0, r.y0, r.x1), (r.x0, r.y1, r.x1)])
+                elif drawing.get("color") is not None and r.width > min_horizontal and r.height > min_vertical:
                     vertical.extend([(r.y0, r.x0, r.y1), (r.y0, r.x1, r.y1)])
+                    if box_edges_horizontal:
+                        horizontal.extend([(r.x0, r.y0, r.x1), (r.x0, r.y1, r.x1)])
+    return horizontal, vertical
+
+
+def rules_near(page: pymupdf.Page, area: tuple) -> tuple[list[tuple], list[tuple]]:
+    """(horizontal, vertical) segments inside `area`, short ones and box edges included."""
+    horizontal, vertical = line_segments(page, 5, 4, box_edges_horizontal=True)
     x0, y0, x1, y1 = area
     horizontal = [h for h in horizontal if y0 - 4 <= h[1] <= y1 + 4 and h[2] > x0 and h[0] < x1]
     vertical = [v for v in vertical if x0 - 4 <= v[1] <= x1 + 4 and v[2] > y0 and v[0] < y1]

@@ -20,6 +20,7 @@ from mmeb_assets.ingestion.pdf_text import Caption, normalize_text
 from mmeb_assets.ingestion.table_grid import grid_structure
 from mmeb_assets.ingestion.table_kind import table_kind
 from mmeb_assets.ingestion.table_structure import read_structure, table_area
+from mmeb_assets.ingestion.table_words import line_segments
 from mmeb_assets.schema.source import Table
 
 log = logging.getLogger(__name__)
@@ -97,24 +98,8 @@ def _pymupdf(page: pymupdf.Page) -> list[Candidate]:
 
 def _raw_rules(page: pymupdf.Page, vertical: bool = False) -> list[tuple[float, float, float]]:
     """(x0, y, x1) of horizontal line segments (vertical=True: (y0, x, y1) of vertical ones)."""
-    rules: list[tuple[float, float, float]] = []
-    for drawing in page.get_drawings():
-        for item in drawing["items"]:
-            if item[0] == "l":
-                a, b = item[1], item[2]
-                if not vertical and abs(a.y - b.y) < 1 and abs(a.x - b.x) > 20:
-                    rules.append((min(a.x, b.x), a.y, max(a.x, b.x)))
-                elif vertical and abs(a.x - b.x) < 1 and abs(a.y - b.y) > 8:
-                    rules.append((min(a.y, b.y), a.x, max(a.y, b.y)))
-            elif item[0] == "re":
-                r = item[1]
-                if not vertical and r.height < 2 and r.width > 20:
-                    rules.append((r.x0, (r.y0 + r.y1) / 2, r.x1))
-                elif vertical and r.width < 2 and r.height > 8:
-                    rules.append((r.y0, (r.x0 + r.x1) / 2, r.y1))
-                elif vertical and r.width > 20 and r.height > 8 and drawing.get("color") is not None:
-                    rules.extend([(r.y0, r.x0, r.y1), (r.y0, r.x1, r.y1)])  # stroked box
-    return rules
+    horizontal, vertical_rules = line_segments(page, 20, 8, box_edges_horizontal=False)
+    return vertical_rules if vertical else horizontal
 
 
 def _horizontal_rules(page: pymupdf.Page) -> list[tuple[float, float, float]]:
