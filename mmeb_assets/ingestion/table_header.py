@@ -145,7 +145,7 @@ def _column_paths(lines: list[Line], spans_by_line, width: int, stub: int) -> li
     for k, spans in enumerate(spans_by_line):
         for phrase, (a, b) in spans:
             for j in range(a, b + 1):
-                wraps = (last_span[j] == (a, b) and last_line[j] == k - 1 and (a, b) == (j, j)
+                wraps = (last_span[j] == (a, b) and last_line[j] == k - 1
                          and _close(lines[k - 1], lines[k]) and _wrapped(paths[j], phrase.text, sparse[k]))
                 if wraps and paths[j]:
                     paths[j][-1] = _join(paths[j][-1], phrase.text)

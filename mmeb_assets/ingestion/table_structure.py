@@ -83,15 +83,16 @@ class CellPath:
     unit: str
 
 
-def table_area(cand_bbox: tuple, caption_bbox: tuple) -> tuple:
+def table_area(cand_bbox: tuple, caption_bbox: tuple, ceiling: float = 0.0) -> tuple:
     """The candidate's box, grown up to a caption printed just above it (the extractor may have cut
     the header or a unit line between the two), or up by a few lines when the caption is below (the
-    header rows an extractor left out; `_header_lines` stops at prose and rules)."""
+    header rows an extractor left out; `_header_lines` stops at prose and rules). It never grows
+    above `ceiling`: the bottom of the page's nearest other caption above (another table's end)."""
     x0, y0, x1, y1 = cand_bbox
     if caption_bbox[3] <= y0 + 3 and y0 - caption_bbox[3] < 70:
         y0 = caption_bbox[3] + 0.5
     elif caption_bbox[1] >= y1 - 3:
-        y0 = max(y0 - 45, 0)
+        y0 = max(y0 - 45, ceiling, 0)
     return (x0 - 2, y0, x1 + 2, y1 + 1)
 
 

@@ -343,11 +343,14 @@ def _assign(captions: list[Caption], candidates: list[Candidate]) -> dict[Captio
     return chosen
 
 
-def _to_tables(caption: Caption, cand: Candidate, doc: pymupdf.Document) -> list[Table]:
+def _to_tables(caption: Caption, cand: Candidate, doc: pymupdf.Document, captions: list[Caption]) -> list[Table]:
     """The table(s) behind one caption: structure read from the page's words where that finds the
     value rows, else from the extractor's grid; stacked sub-tables become parts 'a', 'b', ..."""
     page = doc[cand.page - 1]
-    read = read_structure(page, table_area(cand.bbox, caption.bbox), caption.text, caption.bbox)
+    ceiling = max((c.bbox[3] for c in captions if c.page == caption.page and c is not caption
+                   and c.bbox[1] < cand.bbox[1] and min(c.bbox[2], cand.bbox[2]) > max(c.bbox[0], cand.bbox[0])),
+                  default=0.0)
+    read = read_structure(page, table_area(cand.bbox, caption.bbox, ceiling), caption.text, caption.bbox)
     grid_rows = sum(1 for row in cand.grid if sum(parse_number(c) is not None for c in row[1:]) >= 1)
     if not read or sum(len(t.rows) for t in read) < 0.6 * grid_rows:
         read = [grid_structure(cand.grid, caption.text)]
@@ -388,7 +391,7 @@ def extract_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
         if cap not in chosen:
             log.warning("%s: no table grid found for %r on page %d", path, cap.text[:60], cap.page)
             continue
-        parts = _to_tables(cap, chosen[cap], doc)
+        parts = _to_tables(cap, chosen[cap], doc, captions)
         if regions is not None and chosen[cap].bbox:
             regions.setdefault(cap.page, []).append(tuple(round(v, 2) for v in chosen[cap].bbox))
         key = cap.label or str(cap.number)
