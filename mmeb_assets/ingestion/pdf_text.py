@@ -15,7 +15,9 @@ MIN_TEXT_CHARS_PER_PAGE = 8
 DEFAULT_MAX_PAGES = 500  # a 200-page report ingests in seconds; beyond this, refuse rather than grind
 LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\u00ad": ""}
 CAPTION_RE = re.compile(r"^(?P<kind>Table|TABLE|Figure|FIGURE|Fig\.)\s*(?P<number>\d{1,3})"
-                        r"(?:(?P<sub>(?:\.\s?|[-–])\d{1,2}(?!\d))\s*[:.|\-–—]?|\s*(?P<delim>[:.|]))\s*\S")
+                        r"(?:(?P<sub>(?:\.\s?|[-–])\d{1,2}(?!\d))(?:\s*[:.|\-–—]\s*\S|\s+[A-Z0-9“\"(])"
+                        r"|\s*(?P<delim>[:.|])(?!\d)\s*\S)")
+REPEATED_LEAD = re.compile(r"(?<=\n)\s*(?:Table|Figure)\s*\d+(?:[.\-–]\d+)?[.:]?[—–-]?\s*")
 SECTION_HEADING_RE = re.compile(r"^(\d+(\.\d+)*\.?\s+)?[A-Z][\w\- ,&:/()]{0,70}$")
 
 
@@ -122,8 +124,8 @@ def _caption_of(text: str) -> tuple[str, int, str] | None:
     match = CAPTION_RE.match(flat)
     if not match:
         return None
-    starts = len(re.findall(r"(?:^|\n)\s*(?:Table|Figure|Fig\.)\s*\d+", text))
-    if starts > 1 or re.search(r"(\.\s?){4,}\s*\d+", flat):
+    starts = set(re.findall(r"(?:^|\n)\s*(?:Table|Figure|Fig\.)\s*(\d+)", text))
+    if len(starts) > 1 or re.search(r"(\.\s?){4,}\s*\d+", flat):
         return None  # a list of tables/figures, or a TOC line with dot leaders
     kind = "table" if match.group("kind").lower().startswith("tab") else "figure"
     sub = re.sub(r"[\s.–-]", "", match.group("sub") or "")
@@ -146,6 +148,7 @@ def read_pages(doc: pymupdf.Document) -> tuple[list[PageText], list[Caption]]:
                                     kind=_block_kind(text, found is not None)))
             if found:
                 vertical = (x1 - x0) < 0.3 * (y1 - y0) and (y1 - y0) > 60
+                text = REPEATED_LEAD.sub(" ", text)  # 'Table 4.—' printed again before each line of one caption
                 captions.append(Caption(kind=found[0], number=found[1], text=squash(text), page=number,
                                         bbox=bbox, vertical=vertical, label=found[2]))
         pages.append(PageText(page=number, text=normalize_text(page.get_text()), blocks=blocks))

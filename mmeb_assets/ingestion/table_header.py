@@ -23,8 +23,10 @@ def _by_verticals(phrase: Phrase, anchors, vertical) -> Span | None:
         return None
     left = max((x for x in xs if x <= phrase.x0 + 1), default=None)
     right = min((x for x in xs if x >= phrase.x1 - 1), default=None)
-    if left is None or right is None:
+    if left is None and right is None:
         return None
+    left = anchors[0][0] - 1 if left is None else left  # a grid without an outer border on that side
+    right = anchors[-1][1] + 1 if right is None else right
     inside = [j for j, c in enumerate(_centres(anchors)) if left < c < right]
     return (inside[0], inside[-1]) if inside else None
 
@@ -133,10 +135,21 @@ def read_header(lines: list[Line], anchors, stub: int, horizontal, vertical) -> 
             for j in range(a, b + 1):
                 row[j] = f"{row[j]} {phrase.text}".strip()
         rows.append(row)
-    return _column_paths(lines, spans_by_line, len(anchors), stub), rows
+    return _column_paths(lines, spans_by_line, anchors, stub, horizontal), rows
 
 
-def _column_paths(lines: list[Line], spans_by_line, width: int, stub: int) -> list[list[str]]:
+def _one_cell(lines: list[Line], k: int, j: int, anchors, stub: int, horizontal) -> bool:
+    """Lines k-1 and k over column j are one header cell: no rule between them over the column, and
+    the stub does not name both lines as levels of their own ('Subtask →' / 'Metric →')."""
+    centre = (anchors[j][0] + anchors[j][1]) / 2
+    ruled = any(lines[k - 1].y1 - 1 <= y <= lines[k].y0 + 1 and x0 - 2 <= centre <= x1 + 2 for x0, y, x1 in horizontal)
+    stub_right = anchors[stub - 1][1] + 2 if stub else anchors[0][0] - 2
+    named = all(any(p.x1 <= stub_right for p in lines[i].phrases) for i in (k - 1, k))
+    return not ruled and not named
+
+
+def _column_paths(lines: list[Line], spans_by_line, anchors, stub: int, horizontal) -> list[list[str]]:
+    width = len(anchors)
     paths: list[list[str]] = [[] for _ in range(width)]
     last_span: list[Span | None] = [None] * width
     last_line: list[int] = [-9] * width
@@ -145,8 +158,9 @@ def _column_paths(lines: list[Line], spans_by_line, width: int, stub: int) -> li
     for k, spans in enumerate(spans_by_line):
         for phrase, (a, b) in spans:
             for j in range(a, b + 1):
-                wraps = (last_span[j] == (a, b) and last_line[j] == k - 1
-                         and _close(lines[k - 1], lines[k]) and _wrapped(paths[j], phrase.text, sparse[k]))
+                wraps = (last_span[j] == (a, b) and last_line[j] == k - 1 and _close(lines[k - 1], lines[k])
+                         and (_wrapped(paths[j], phrase.text, sparse[k])
+                              or a == b and _one_cell(lines, k, j, anchors, stub, horizontal)))
                 if wraps and paths[j]:
                     paths[j][-1] = _join(paths[j][-1], phrase.text)
                 else:

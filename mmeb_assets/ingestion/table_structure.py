@@ -98,12 +98,16 @@ def table_area(cand_bbox: tuple, caption_bbox: tuple, ceiling: float = 0.0) -> t
 
 def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_bbox: tuple) -> list[ReadTable]:
     """The table in `area` as one ReadTable per (sub-)table; [] when no value rows are found."""
-    lines = [l for l in page_lines(page, area) if not _inside(l, caption_bbox)]
+    lines = _after_caption([l for l in page_lines(page, area) if not _inside(l, caption_bbox)], caption_text,
+                           caption_bbox)
     unit = caption_unit(caption_text)
-    while lines and not any(p.numeric for p in lines[0].phrases) and (u := unit_line(lines[0].text)):
-        unit = unit or u
-        lines = lines[1:]
     body = value_lines(lines)
+    first = body[0] if body else len(lines)
+    units = [(i, u) for i, line in enumerate(lines[:first]) if len(line.phrases) == 1 and (u := unit_line(line.text))]
+    if units:  # '[In thousands]' printed between the caption and the header, or among the header lines
+        unit = unit or units[0][1]
+        lines = [line for i, line in enumerate(lines) if i not in {i for i, _u in units}]
+        body = value_lines(lines)
     while len(body) > 1 and _years_only(lines[body[0]]) and not all(_years_only(lines[i]) for i in body):
         body = body[1:]  # a header row of years ('Sector 2023 2024 2025') is no value row
     if not body:
@@ -121,6 +125,20 @@ def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_b
         paths, header_rows = read_header(part.header, anchors, stub, horizontal, vertical)
         out.append(ReadTable(header_rows, paths, stub, part.rows, part.row_paths, [path_unit(p) for p in paths], unit))
     return [t for t in out if t.rows]
+
+
+def _after_caption(lines: list[Line], caption_text: str, caption_bbox: tuple) -> list[Line]:
+    """Without the caption's own further lines printed as a block of their own: while the caption
+    has not ended its sentence, a line right under it within its width that starts in lower case
+    carries it on ('schools, by control of school: Fall 1996 through fall 2021')."""
+    out = list(lines)
+    bottom = caption_bbox[3]
+    while out and not caption_text.rstrip().endswith((".", ":")) and 0 <= out[0].y0 - bottom < 0.8 * out[0].height \
+            and out[0].x0 >= caption_bbox[0] - 2 and out[0].text[:1].islower():
+        bottom = out[0].y1
+        caption_text = f"{caption_text} {out[0].text}"
+        out = out[1:]
+    return out
 
 
 def _inside(line: Line, bbox: tuple) -> bool:

@@ -14,12 +14,12 @@ from functools import lru_cache
 PERCENT = re.compile(r"^(?:%|percent(?:age)?s?|per ?cent|percentage points?|pp|% points?)$", re.I)
 CURRENCY = re.compile(r"^(?:\$|€|£|usd|eur|gbp|us\$|dollars?|euros?|pounds?|us dollars|ecus?|ffr\.?|dm|[$€£]\s?'?000s?)$",
                       re.I)
-SCALE = re.compile(r"^(?:thousands?|millions?|billions?|trillions?|mn|bn|k|m|'000s?|000s?)$", re.I)
+SCALE = re.compile(r"^(?:hundreds?|thousands?|millions?|billions?|trillions?|mn|bn|k|m|'000s?|000s?)$", re.I)
 TIME_COUNT = re.compile(r"^(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|ms|sec|min|hrs?)$", re.I)
 PINT_CAPITALS = {"GB", "MB", "TB", "KB", "MW", "GW", "TW", "MWh", "GWh", "TWh", "kWh", "Hz", "W", "V", "A"}
 PAREN_TAIL = re.compile(r"\s*[(\[]([^()\[\]]{1,40})[)\]]\s*$")
 COMMA_TAIL = re.compile(r",\s*((?:in\s+)?[^,]{1,30})$")
-UNIT_LINE_LEAD = re.compile(r"^(?:\(?\s*)(?:unit(?:s)?\s*:\s*|(?:all\s+)?(?:values|figures|amounts|data|numbers)\s+(?:are\s+)?in\s+"
+UNIT_LINE_LEAD = re.compile(r"^(?:\(?\s*)(?:unit(?:s)?\s*:\s*|(?:all\s+)?(?:values|figures|amounts|data|numbers)\s+(?:are\s+)?in\s+|(?:measured|expressed|shown|given)\s+in\s+"
                             r"|in\s+)", re.I)
 
 
@@ -53,7 +53,7 @@ def as_unit(text: str) -> str:
     """`text` as a unit ('%', 'ms', 'USD million', 'kWh per household', 'in millions of dollars' ->
     'millions of dollars'); '' when it is not one (a condition '(dev)', a year, a citation)."""
     text = " ".join(text.split()).strip(" .,;:")
-    text = UNIT_LINE_LEAD.sub("", text).strip(" ()")
+    text = UNIT_LINE_LEAD.sub("", text.strip(" ()[]")).strip(" ()[]")
     if not text or len(text) > 40 or re.search(r"\b(?:19|20)\d\d\b", text):
         return ""
     if PERCENT.match(text):

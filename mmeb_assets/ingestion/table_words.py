@@ -154,12 +154,16 @@ def nearest_anchor(anchors, phrase: Phrase) -> int:
     return min(range(len(anchors)), key=distance)
 
 
+DOT_LEADER = re.compile(r"(?:\s*\.){3,}\s*$|\s*…+\s*$")
+
+
 def line_cells(line: Line, anchors) -> list[str]:
-    """One line's phrases put into the columns (two phrases in one column are joined)."""
+    """One line's phrases put into the columns (two phrases in one column are joined; dot leaders
+    that run a label out to its values are no part of it)."""
     cells: list[list[str]] = [[] for _ in anchors]
     for p in line.phrases:
         cells[nearest_anchor(anchors, p)].append(p.text)
-    return [" ".join(c) for c in cells]
+    return [DOT_LEADER.sub("", " ".join(c)) for c in cells]
 
 
 def line_segments(page: pymupdf.Page, min_horizontal: float, min_vertical: float,

@@ -24,7 +24,7 @@ from mmeb_assets.ingestion.table_words import line_segments
 from mmeb_assets.schema.source import Table
 
 log = logging.getLogger(__name__)
-EXTRACTOR_PENALTY = {"camelot-lattice": 0.0, "camelot-stream": 6.0, "pymupdf": 10.0, "pymupdf-words": 4.0,
+EXTRACTOR_PENALTY = {"structure-words": 8.0, "camelot-lattice": 0.0, "camelot-stream": 6.0, "pymupdf": 10.0, "pymupdf-words": 4.0,
                      "caption-area-words": 7.0}
 CITATION_CELL = re.compile(r"\((?:19|20)\d\d[a-z]?\)|\bet al\.")
 MULTI_NUMBER_PENALTY = 60.0
@@ -239,23 +239,24 @@ def _area_candidates(path: Path, page: pymupdf.Page, areas: list) -> list[Candid
     return out
 
 
-def caption_areas(page: pymupdf.Page, breaks: tuple[float, ...]) -> list[tuple]:
-    """For each caption line on the page, the areas just above and just below it, bounded by the
-    neighbouring captions (or the page margins); a caption in one column keeps to that column."""
+def areas_around(page: pymupdf.Page, y: float, breaks: tuple[float, ...]) -> tuple[tuple, tuple]:
+    """The areas just above and just below the caption line at `y`, bounded by the neighbouring
+    captions (or the page margins); a caption in one column keeps to that column."""
     width, height = page.rect.width, page.rect.height
-    areas = []
-    for y in sorted(breaks):
-        above = max([b for b in breaks if b < y - 5], default=0.05 * height)
-        below = min([b for b in breaks if b > y + 5], default=0.95 * height)
-        line = [b for b in page.get_text("blocks") if b[1] - 2 <= y <= b[3] + 2]
-        x0, x1 = (min(b[0] for b in line), max(b[2] for b in line)) if line else (0.08 * width, 0.92 * width)
-        if x1 - x0 > 0.55 * width:
-            x0, x1 = 0.06 * width, 0.94 * width
-        top = max(b[3] for b in line) if line else y + 6
-        bottom = min(b[1] for b in line) if line else y - 6
-        areas.append((x0 - 6, above + 8, x1 + 6, bottom - 1))
-        areas.append((x0 - 6, top + 1, x1 + 6, below - 8))
-    return [a for a in areas if a[3] - a[1] > 20]
+    above = max([b for b in breaks if b < y - 5], default=0.05 * height)
+    below = min([b for b in breaks if b > y + 5], default=0.95 * height)
+    line = [b for b in page.get_text("blocks") if b[1] - 2 <= y <= b[3] + 2]
+    x0, x1 = (min(b[0] for b in line), max(b[2] for b in line)) if line else (0.08 * width, 0.92 * width)
+    if x1 - x0 > 0.55 * width:
+        x0, x1 = 0.06 * width, 0.94 * width
+    top = max(b[3] for b in line) if line else y + 6
+    bottom = min(b[1] for b in line) if line else y - 6
+    return (x0 - 6, above + 8, x1 + 6, bottom - 1), (x0 - 6, top + 1, x1 + 6, below - 8)
+
+
+def caption_areas(page: pymupdf.Page, breaks: tuple[float, ...]) -> list[tuple]:
+    """For each caption line on the page, the areas just above and just below it."""
+    return [a for y in sorted(breaks) for a in areas_around(page, y, breaks) if a[3] - a[1] > 20]
 
 
 def _caption_area_candidates(page: pymupdf.Page, breaks: tuple[float, ...]) -> list[Candidate]:
@@ -352,7 +353,7 @@ def _to_tables(caption: Caption, cand: Candidate, doc: pymupdf.Document, caption
                   default=0.0)
     read = read_structure(page, table_area(cand.bbox, caption.bbox, ceiling), caption.text, caption.bbox)
     grid_rows = sum(1 for row in cand.grid if sum(parse_number(c) is not None for c in row[1:]) >= 1)
-    if not read or sum(len(t.rows) for t in read) < 0.6 * grid_rows:
+    if (not read or sum(len(t.rows) for t in read) < 0.6 * grid_rows) and cand.grid:
         read = [grid_structure(cand.grid, caption.text)]
     tables = []
     for index, part in enumerate(read):
@@ -386,6 +387,9 @@ def extract_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
         extra = _assign(missing, [c for c in fallback if not any(c.page == t.page and _overlaps(c.bbox, t.bbox)
                                                                      for t in taken)])
         chosen.update(extra)
+    for cap in [c for c in table_caps if c not in chosen]:
+        if (cand := _caption_area_structure(doc, cap, captions, [c for c in chosen.values()])) is not None:
+            chosen[cap] = cand
     tables: dict[str, list[Table]] = {}
     for cap in sorted(table_caps, key=lambda c: (c.page, c.bbox[1])):
         if cap not in chosen:
@@ -396,15 +400,37 @@ def extract_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
             regions.setdefault(cap.page, []).append(tuple(round(v, 2) for v in chosen[cap].bbox))
         key = cap.label or str(cap.number)
         if key in tables:
-            _append_continued(tables[key][-1], parts)
+            _append_continued(tables[key], parts)
         elif not cap.continued:
             tables[key] = parts
     return [t for key in tables for t in tables[key]]
 
 
-def _append_continued(first: Table, parts: list[Table]) -> None:
-    """A '(Continued)' part's rows go under the first part; a repeated header row is not a row."""
+def _caption_area_structure(doc: pymupdf.Document, cap: Caption, captions: list[Caption],
+                            taken: list[Candidate]) -> Candidate | None:
+    """For a caption no extractor gave a grid (a small ruled table, a unit line between caption and
+    table): the area just below, else just above it, when the word reader finds value rows there."""
+    page = doc[cap.page - 1]
+    breaks = tuple((c.bbox[1] + c.bbox[3]) / 2 for c in captions if c.page == cap.page)
+    above, below = areas_around(page, (cap.bbox[1] + cap.bbox[3]) / 2, breaks)
+    areas = [a for a in (below, above) if a[3] - a[1] > 20]
+    for area in areas:
+        if any(t.page == cap.page and _overlaps(area, t.bbox) for t in taken):
+            continue
+        read = read_structure(page, area, cap.text, cap.bbox)
+        if read and sum(len(t.rows) for t in read) >= 2:
+            return Candidate(cap.page, area, [], "structure-words")
+    return None
+
+
+def _append_continued(parts_so_far: list[Table], parts: list[Table]) -> None:
+    """A continued part's rows go under the part before it when the columns match (a repeated
+    header row is not a row); a part with other columns stays a part of its own."""
     for part in parts:
+        first = parts_so_far[-1]
+        if len(part.column_paths) != len(first.column_paths):
+            parts_so_far.append(part.model_copy(update={"id": f"{first.id}_p{part.page}", "part": part.part}))
+            continue
         keep = [i for i, row in enumerate(part.rows) if row != first.header]
         first.rows.extend(part.rows[i] for i in keep)
         first.numbers.extend(part.numbers[i] for i in keep)
