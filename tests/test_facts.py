@@ -43,6 +43,13 @@ def _reason(sentence: str, value: str) -> str | None:
     ("CIS CSC 1, 5, 15, 16 COBIT 5 DSS05.04, DSS06.03 ISA 62443-2-1:2009", "15", "identifier"),
     ("CIS CSC, 16 COBIT 5 DSS05.04, DSS05.05", "16", "identifier"),
     ("CIS CSC 19 COBIT 5 APO01.03, APO13.01", "5", "identifier"),
+    ("Sanctions may apply if performance is less than 80 percent of the negotiated performance levels.", "80",
+     "threshold"),
+    ("The section increases its oversight if their performance drops below 80 percent on key measures.", "80",
+     "threshold"),
+    ("Related: AI RMF: Govern 1.1, 1.2, 3.2, 4.1, 5.1, 6.1.", "1.2", "identifier"),
+    ("See the OWASP Top 10 for LLM Applications Version 1.1 for the risks.", "10", "identifier"),
+    ("Raters preferred the output (p <0.0001 two-tail binomial test).", "0.0001", "no_measure"),
 ])
 def test_non_fact_classes(sentence, value, reason):
     assert _reason(sentence, value) == reason
@@ -54,6 +61,9 @@ def test_non_fact_classes(sentence, value, reason):
     ("In calendar year 2004, FAA employees received an OSI increase of 2.13 percent.", "2.13"),
     ("In fiscal year 2005 federal expenditures on CSE were $3.5 billion, with states spending more.", "3.5"),
     ("The NIST workshop drew 1,200 attendees and 120 comments on the draft.", "120"),
+    ("Over 85 comments on the proposed second draft were received.", "85"),
+    ("Performance fell below 80 percent in 2004 at three of the offices.", "80"),
+    ("Accuracy reached 0.81, 0.85 and 0.88 on the three test sets.", "0.85"),
 ])
 def test_facts_are_not_refused(sentence, value):
     assert _reason(sentence, value) is None
@@ -79,6 +89,8 @@ def test_measure_names_come_from_the_sentence():
     assert before.name == "OSI increase" and before.unit == "%"
     money = _measure("In fiscal year 2005 federal expenditures on CSE were $3.5 billion, with states spending.", "3.5")
     assert money.unit == "USD billion" and "expenditures" in money.name
+    payments = _measure("In fiscal year 2005 OCSE made over $450 million in incentive payments to states.", "450")
+    assert (payments.name, payments.unit) == ("incentive payments", "USD million")
     far = _measure("It increased seat belt usage nationally from 11 percent in 1985 to 80 percent in 2004.", "80")
     assert far.name == "seat belt usage nationally" and "2004" in far.subject
     assert _measure("The numbers rose sharply over the week, 12 and more.", "12") is None

@@ -5,7 +5,7 @@ from mmeb_assets.facts.prose import Tally, prose_facts
 from mmeb_assets.facts.tables import table_facts
 from mmeb_assets.schema.source import Fact, NonFactClass, SourceDocument
 
-REASONS = ("furniture", "numbering", "identifier", "citation", "date", "no_measure", "list_table")
+REASONS = ("furniture", "numbering", "identifier", "citation", "date", "threshold", "no_measure", "list_table")
 
 
 def _areas(document: SourceDocument) -> dict[int, list[tuple]]:

@@ -149,8 +149,12 @@ def measure_of(sentence: str, start: int, end: int, previous: Measure | None = N
     after = sentence[after_end:]
     words: list[str] = []
     of_match = re.match(r"^\s*of\s+(?:the\s+|all\s+|its\s+|their\s+)?", after)
+    in_match = re.match(r"^\s*in\s+(?!(?:fiscal|calendar)\b|(?:19|20)\d\d)", after)
     if unit == "%" and of_match:
         words = _words_after(after[of_match.end():], 10, clause=True)
+    elif in_match and unit and unit.split()[0] in CURRENCY.values():
+        words = _words_after(after[in_match.end():], 6)  # '$450 million in incentive payments'
+
     if not words and not unit:
         words = _words_after(after, 6)
         if words:

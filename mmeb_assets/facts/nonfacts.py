@@ -3,8 +3,10 @@
 A report prints many numbers no reader would quote: running headers and page numbers (`furniture`),
 section, list, figure and footnote numbers (`numbering`), numbers of laws, orders, standards, reports,
 DOIs, URLs, phone numbers and addresses (`identifier`), author-year and report citations (`citation`),
-and years and dates standing alone (`date`). `reason_for(sentence, start, end)` names the class of the
-number at `sentence[start:end]`, or returns None when nothing rules it out.
+years and dates standing alone (`date`), and thresholds a rule sets ('sanctions apply if performance is
+less than 80 percent of ...': `threshold`), which are conditions, not results. `reason_for(sentence,
+start, end)` names the class of the number at `sentence[start:end]`, or returns None when nothing rules
+it out.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ IDENTIFIER_BEFORE = re.compile(
     r"(?:Pub\.\s?L\.(?:\s?No\.)?|P\.L\.|No\.|Nos\.|GAO[-/]?[A-Z]*-?|EO|E\.O\.|Executive Order|Order|ISO(?:/IEC)?|IEC|"
     r"IEEE|NIST\s(?:AI|SP|IR)|SP|NISTIR|FIPS|Stat\.|U\.S\.C\.(?:\s?§+)?|C\.F\.R\.|CFR|§+|Sec\.|Title|Letter|ID=|ISBN|"
     r"ISSN|DOI:?|doi:|arXiv:?|RFC|Mail Stop|Suite|Room|Box|Version|version|v\.|Release|Revision|Rev\.|Vol\.|vol\.|"
-    r"Volume|Issue|Report|Bulletin|Memorandum|M-|OMB|Act|\(EO\))\s*(?:\d+[-–.]?\s*)*$")
+    r"Volume|Issue|Report|Bulletin|Memorandum|M-|OMB|Act|Top|\(EO\))\s*(?:\d+[-–.]?\s*)*$")
 IDENTIFIER_AFTER = re.compile(r"^(?:\s(?:Program|Programme|Project|Plan|Grant|Initiative|Series|Code)\b|\s?[-–/]\s?\d|\s?U\.S\.C\.|\s?C\.F\.R\.|\s?Stat\.|[-–]\d|\.\d+\.\d)")
 STREET_AFTER = re.compile(r"^\s[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\s(?:Drive|Street|St\.|Avenue|Ave\.|Road|Rd\.|Boulevard|"
                           r"Blvd\.|Lane|Way|Place|Square|Court|Parkway|Plaza)\b")
@@ -38,6 +40,11 @@ DATE_AFTER = re.compile(r"^(?:st|nd|rd|th)?\s*(?:of\s)?(?:January|February|March
 DATE_BEFORE = re.compile(MONTH + r"\s(?:\d{1,2}(?:st|nd|rd|th)?,?\s)?$|(?:fiscal|calendar|program|performance|school|"
                          r"financial|academic)\syears?\s$|\b(?:FY|CY)\s?$", re.I)
 ORDINAL_AFTER = re.compile(r"^(?:st|nd|rd|th)\b")
+COMPARATIVE_BEFORE = re.compile(r"\b(?:less|more|fewer|greater|lower|higher)\s+than\s+$|\b(?:below|under|above|over|"
+                                r"exceeds?|exceeding|at\s+least|at\s+most|up\s+to|no\s+(?:more|less)\s+than)\s+$", re.I)
+CONDITION_BEFORE = re.compile(r"\b(?:if|when|whenever|unless|once|until|should)\b[^,;:]*$", re.I)
+STATISTIC_BEFORE = re.compile(r"\b[pP]\s*[<=>≤≥]\s*$|[<>≤≥]\s*$")
+LISTED_CODE = re.compile(r"[A-Z][A-Za-z]+\s(?:\d+\.\d+,\s?)*$")
 
 
 def _token_around(sentence: str, start: int, end: int) -> str:
@@ -113,8 +120,27 @@ def date_reason(sentence: str, start: int, end: int, unit: str) -> bool:
     return bool(re.fullmatch(r"\d{1,2}", value) and re.match(r"^,?\s(?:19|20)\d\d", after) and re.search(MONTH + r"\s$", before))
 
 
+def threshold_reason(sentence: str, start: int) -> bool:
+    """A bound a condition sets ('if their performance drops below 80 percent'), not a result."""
+    before = sentence[:start].rstrip("$€£ ") + " "
+    return bool(COMPARATIVE_BEFORE.search(before) and CONDITION_BEFORE.search(before))
+
+
+def listed_code(sentence: str, start: int, end: int) -> bool:
+    """A dotted number in a list of them after a name ('Govern 1.1, 1.2, 3.2'): codes, not values."""
+    before, after, value = sentence[:start], sentence[end:], sentence[start:end]
+    in_list = re.match(r"^,\s?\d+\.\d+", after) or re.search(r"\d+\.\d+,\s?$", before)
+    return "." in value and bool(in_list) and bool(LISTED_CODE.search(before))
+
+
 def reason_for(sentence: str, start: int, end: int, unit: str = "") -> str | None:
     """The non-fact class of the number at sentence[start:end], or None."""
+    if STATISTIC_BEFORE.search(sentence[:start]):
+        return "no_measure"  # the bound of a test statistic: 'p < 0.0001'
+    if threshold_reason(sentence, start):
+        return "threshold"
+    if listed_code(sentence, start, end):
+        return "identifier"
     if ORDINAL_AFTER.match(sentence[end:]) and not DATE_AFTER.match(sentence[end:]):
         return "no_measure"  # '21st century'
     if re.match(r"^\s(?:or|and)\s(?:younger|older|over|under|above|below|more|less|fewer)\b", sentence[end:]):

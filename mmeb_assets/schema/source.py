@@ -139,7 +139,7 @@ class Fact(BaseModel):
 class NonFactClass(BaseModel):
     """Numbers of one class kept out of the facts (page furniture, numbering, identifiers, ...)."""
 
-    reason: Literal["furniture", "numbering", "identifier", "citation", "date", "no_measure", "list_table"]
+    reason: Literal["furniture", "numbering", "identifier", "citation", "date", "threshold", "no_measure", "list_table"]
     count: int
     examples: list[str] = []
 
