@@ -69,6 +69,7 @@ class ReadTable:
     row_paths: list[list[str]]
     column_units: list[str]
     unit: str
+    value_line_share: float = 1.0  # of the printed lines in the area (caption and unit lines aside), those with values
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,8 @@ def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_b
     out = []
     for part in parts:
         paths, header_rows = read_header(part.header, anchors, stub, horizontal, vertical)
-        out.append(ReadTable(header_rows, paths, stub, part.rows, part.row_paths, [path_unit(p) for p in paths], unit))
+        out.append(ReadTable(header_rows, paths, stub, part.rows, part.row_paths, [path_unit(p) for p in paths], unit,
+                             len(body) / len(lines)))
     return [t for t in out if t.rows]
 
 

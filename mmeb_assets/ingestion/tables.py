@@ -28,6 +28,8 @@ EXTRACTOR_PENALTY = {"structure-words": 8.0, "camelot-lattice": 0.0, "camelot-st
                      "caption-area-words": 7.0}
 CITATION_CELL = re.compile(r"\((?:19|20)\d\d[a-z]?\)|\bet al\.")
 MULTI_NUMBER_PENALTY = 60.0
+MIN_VALUE_LINE_SHARE = 0.25
+LOOSE_AREAS = ("caption-area-words", "structure-words")  # areas cut by captions, not by the table's own edges
 MAX_CAPTION_GAP = 260.0
 
 
@@ -359,6 +361,8 @@ def _to_tables(caption: Caption, cand: Candidate, doc: pymupdf.Document, caption
     for index, part in enumerate(read):
         suffix = chr(ord("a") + index) if len(read) > 1 else ""
         kind, why = table_kind(part.rows, part.stub_columns)
+        if part.value_line_share < MIN_VALUE_LINE_SHARE and cand.extractor not in LOOSE_AREAS:
+            kind, why = "list", "few of its printed lines hold values (a table of text with numbers in it)"
         header = [" ".join(dict.fromkeys(c for c in (row[j] for row in part.header_rows if j < len(row)) if c))
                   if j < part.stub_columns else " ".join(dict.fromkeys(path)) for j, path in enumerate(part.column_paths)]
         tables.append(Table(
