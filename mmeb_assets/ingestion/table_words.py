@@ -16,7 +16,9 @@ import pymupdf
 from mmeb_assets.ingestion.numbers import parse_number
 from mmeb_assets.ingestion.pdf_text import normalize_text
 
-TRAILING_MARKS = re.compile(r"[*†‡§¶]+$|^[↑↓]")
+TRAILING_MARKS = re.compile(r"[*†‡§¶]+$|^[↑↓*†‡]+")
+NEGATIVE_IN_PARENS = re.compile(r"^\((?!(?:19|20)\d\d\))(?:[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d*|0)(?:\.\d+)?\)$")  # '(78)', not '(2017)'
+
 SPREAD = re.compile(r"^\(?[±+\-−˙]?\d+(?:\.\d+)?%?\)?$")
 
 
@@ -61,7 +63,7 @@ def is_value(text: str) -> bool:
     """A printed value cell: a number, with an optional marker, spread '(0.3)' or '± 1.2' after it;
     '15 455' (space-grouped thousands) and '3.85(28)' too."""
     core = TRAILING_MARKS.sub("", text.strip())
-    if re.fullmatch(r"-?\d{1,3}(?: \d{3})+(?:[.,]\d+)?", core):
+    if re.fullmatch(r"-?\d{1,3}(?: \d{3})+(?:[.,]\d+)?", core) or NEGATIVE_IN_PARENS.match(core):
         return True
     core = re.sub(r"(?<=\d)\(", " (", core)
     parts = core.split()
