@@ -20,6 +20,7 @@ from mmeb_assets.ingestion.table_words import (Line, column_anchors, is_value, l
                                                value_lines)
 from mmeb_assets.schema.source import Table
 
+CAPTION_START = re.compile(r"^(?:Table|TABLE)\s*\d+(?:[.\-–]\s?\d+)?\s*[:.\-–—]")
 FOOTNOTE = re.compile(r"^(?:note|notes|source|sources|\*|†|‡|[a-z]\s|\d+\s[A-Z])", re.I)
 
 
@@ -99,8 +100,8 @@ def table_area(cand_bbox: tuple, caption_bbox: tuple, ceiling: float = 0.0) -> t
 
 def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_bbox: tuple) -> list[ReadTable]:
     """The table in `area` as one ReadTable per (sub-)table; [] when no value rows are found."""
-    lines = _after_caption([l for l in page_lines(page, area) if not _inside(l, caption_bbox)], caption_text,
-                           caption_bbox)
+    lines = _after_caption([l for l in page_lines(page, area) if not _inside(l, caption_bbox)
+                            and not CAPTION_START.match(l.text)], caption_text, caption_bbox)
     unit = caption_unit(caption_text)
     body = value_lines(lines)
     first = body[0] if body else len(lines)
@@ -119,7 +120,10 @@ def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_b
     stub = _stub_columns(lines, body, anchors)
     horizontal, vertical = rules_near(page, area)
     width = anchors[-1][1] - anchors[0][0]
-    wide = [y for x0, y, x1 in horizontal if x1 - x0 > 0.8 * width]
+    # the table's top rule: the highest rule across it (a grid rules its header rows too, and a
+    # booktabs table has a rule under its header; neither ends the header)
+    wide = [y for x0, y, x1 in horizontal if x1 - x0 > 0.8 * width and y < lines[body[0]].y0]
+    wide = [min(wide)] if wide else []
     parts = _body_parts(lines, body, anchors, stub, wide)
     out = []
     for part in parts:
