@@ -69,7 +69,6 @@ def check(specs: list[TableSpec], workdir: Path) -> None:
 KNOWN_GAPS = {
     ("flat", "grid"): "small ruled tables (2 columns, 3 rows): no extractor candidate is assigned to the caption",
     ("row_groups", "booktabs"): "a group label directly under the header rule is lost when no candidate is assigned",
-    ("row_groups", "grid"): "group rows spanning the full width of a ruled grid: table not found",
     ("stacked", "booktabs"): "a restarted header's spanning row is read as the title of the rows below",
     ("unit_line", "booktabs"): "a unit line between caption and table: no extractor candidate is assigned",
 }
