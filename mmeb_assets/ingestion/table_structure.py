@@ -310,6 +310,7 @@ def cell_paths(table: Table) -> list[CellPath]:
             if c < table.stub_columns or not is_value(value):
                 continue
             path = tuple(table.column_paths[c]) if c < len(table.column_paths) else ()
-            unit = cell_unit(value) or (table.column_units[c] if c < len(table.column_units) else "") or table.unit
+            unit = (cell_unit(value) or (table.column_units[c] if c < len(table.column_units) else "")
+                    or path_unit(list(row_path)) or table.unit)
             out.append(CellPath(r, c, value, row_path, path, unit))
     return out

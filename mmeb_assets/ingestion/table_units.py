@@ -18,6 +18,7 @@ SCALE = re.compile(r"^(?:hundreds?|thousands?|millions?|billions?|trillions?|mn|
 TIME_COUNT = re.compile(r"^(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|ms|sec|min|hrs?)$", re.I)
 PINT_CAPITALS = {"GB", "MB", "TB", "KB", "MW", "GW", "TW", "MWh", "GWh", "TWh", "kWh", "Hz", "W", "V", "A"}
 PAREN_TAIL = re.compile(r"\s*[(\[]([^()\[\]]{1,40})[)\]]\s*$")
+IN_TAIL = re.compile(r"\s+in\s+([^,;()]{1,30})$")
 COMMA_TAIL = re.compile(r",\s*((?:in\s+)?[^,]{1,30})$")
 UNIT_LINE_LEAD = re.compile(r"^(?:\(?\s*)(?:unit(?:s)?\s*:\s*|(?:all\s+)?(?:values|figures|amounts|data|numbers)\s+(?:are\s+)?in\s+|(?:measured|expressed|shown|given)\s+in\s+"
                             r"|in\s+)", re.I)
@@ -83,6 +84,9 @@ def split_unit(header: str) -> tuple[str, str]:
     match = COMMA_TAIL.search(header)
     if match and (unit := as_unit(match.group(1))):
         return header[:match.start()].strip(), unit
+    match = IN_TAIL.search(header)
+    if match and (unit := as_unit(match.group(1))):
+        return header[:match.start()].strip(), unit  # 'Turnover in FFr. millions'
     return header.strip(), ""
 
 
