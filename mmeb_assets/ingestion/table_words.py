@@ -199,6 +199,18 @@ def rules_near(page: pymupdf.Page, area: tuple) -> tuple[list[tuple], list[tuple
     """(horizontal, vertical) segments inside `area`, short ones and box edges included."""
     horizontal, vertical = line_segments(page, 5, 4, box_edges_horizontal=True)
     x0, y0, x1, y1 = area
-    horizontal = [h for h in horizontal if y0 - 4 <= h[1] <= y1 + 4 and h[2] > x0 and h[0] < x1]
+    horizontal = _joined([h for h in horizontal if y0 - 4 <= h[1] <= y1 + 4 and h[2] > x0 and h[0] < x1])
     vertical = [v for v in vertical if x0 - 4 <= v[1] <= x1 + 4 and v[2] > y0 and v[0] < y1]
     return horizontal, vertical
+
+
+def _joined(segments: list[tuple]) -> list[tuple]:
+    """Collinear segments that touch joined into one rule: a grid draws the rule under a spanning
+    header cell by cell, and the header spans the whole run."""
+    out: list[list[float]] = []
+    for x0, y, x1 in sorted(segments, key=lambda r: (round(r[1], 1), r[0])):
+        if out and abs(out[-1][1] - y) < 0.8 and x0 <= out[-1][2] + 1.5:
+            out[-1][2] = max(out[-1][2], x1)
+        else:
+            out.append([x0, y, x1])
+    return [(a, b, c) for a, b, c in out]
