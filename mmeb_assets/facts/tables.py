@@ -80,6 +80,20 @@ def caption_measure(table: Table) -> str:
     return text if re.search(r"[A-Za-z]{3,}", text) and len(text) <= 120 else ""
 
 
+CAPTION_QUANTITY = re.compile(
+    r"^(?:the\s+)?((?:total\s+)?(?:number|numbers|count|counts|percentage|percentages|share|shares|proportion|"
+    r"proportions|amount|amounts|size|sizes)\s+of\s+[A-Za-z][\w\s\-]{0,40}?)"
+    r"(?=\s+(?:in|by|per|for|across|on|at|from|over|during|with)\b|\s*[,.:;(]|$)", re.I)
+
+
+def caption_quantity(table: Table) -> str:
+    """What every value of a table counts, when its caption says so: 'Table 1: Number of questions in
+    each QA dataset' -> 'Number of questions' (the columns then are only splits: 'Train', 'Test')."""
+    text = CAPTION_LEAD.sub("", table.caption or "").strip()
+    match = CAPTION_QUANTITY.match(text)
+    return match.group(1).strip() if match else ""
+
+
 def year_column_fact(table: Table, row_label: str, year: str) -> tuple[str, str]:
     """(measure, subject) of a cell under a year column. 'Emissions by sector': the caption names the
     measure and the row is the subject in that year; 'Indicators by year' (no other 'by'): each row
@@ -106,9 +120,12 @@ def measure_name(table: Table, column_path: list[str] | tuple[str, ...], unit: s
     words = [w for w in dict.fromkeys(w.strip() for w in words) if w]
     joiner = " " if all(len(w.split()) <= 3 for w in words) else ", "
     name = joiner.join(words)
-    if not re.search(r"[A-Za-z]{3,}", name) or all(YEAR.match(w) or re.fullmatch(r"[\d\s\-–/.]+", w) for w in words):
+    quantity = caption_quantity(table)
+    if quantity and quantity.lower() not in name.lower():
+        name = f"{quantity} ({name})" if name else quantity
+    elif not re.search(r"[A-Za-z]{3,}", name) or all(YEAR.match(w) or re.fullmatch(r"[\d\s\-–/.]+", w) for w in words):
         lead = caption_measure(table)
-        name = f"{lead} {name}".strip() if lead else name
+        name = f"{lead} {name}".strip() if lead and len(lead.split()) <= 8 else name
     if unit and unit.lower() not in name.lower():
         name = f"{name} ({unit})" if name else unit
     return re.sub(r"\s+", " ", name).strip()
@@ -123,9 +140,21 @@ def row_subject(row_path: list[str] | tuple[str, ...]) -> str:
     return parts[-1] if len(parts) == 1 else f"{parts[-1]} ({', '.join(parts[:-1])})"
 
 
+def shared_name_columns(table: Table) -> set[int]:
+    """Value columns whose header path another column repeats ('Train' | 'Train'): a reader cannot
+    tell their values apart by name, so they give no facts."""
+    paths = [tuple(p) for p in table.column_paths]
+    return {c for c, p in enumerate(paths) if c >= table.stub_columns and p and paths.count(p) > 1}
+
+
 def _structured_facts(table: Table, tally: Tally) -> list[Fact]:
     facts = []
+    ambiguous = shared_name_columns(table)
     for cell in cell_paths(table):
+        if cell.col in ambiguous:
+            tally.add("no_measure", f"{table.id} p{table.page}: {cell.value!r} under {cell.column_path!r}, "
+                                    f"a header another column repeats")
+            continue
         name = measure_name(table, cell.column_path, cell.unit)
         subject = row_subject(cell.row_path)
         where = f"{table.id} p{table.page}: {cell.value!r}"
@@ -155,13 +184,15 @@ def named_table(table: Table) -> Table:
     header = ["" if not table.stub_columns else " / ".join(table.header_rows[-1][:stub]).strip(" /")
               if table.header_rows else ""]
     units = table.column_units or [""] * len(table.column_paths)
-    for c in range(stub, len(table.column_paths)):
+    ambiguous = shared_name_columns(table)
+    kept = [c for c in range(stub, len(table.column_paths)) if c not in ambiguous]
+    for c in kept:
         header.append(measure_name(table, table.column_paths[c], (units[c] if c < len(units) else "") or table.unit)
                       or f"column {c + 1}")
     rows = []
     for r, row in enumerate(table.rows):
         path = table.row_paths[r] if r < len(table.row_paths) else row[:1]
-        rows.append([row_subject(path) or row[0], *row[stub:len(table.column_paths)]])
+        rows.append([row_subject(path) or row[0], *[row[c] if c < len(row) else "" for c in kept]])
     numbers = [[parse_number(c) for c in row] for row in rows]
     return table.model_copy(update={"header": header, "rows": rows, "numbers": numbers,
                                     "row_paths": [[row[0]] for row in rows], "stub_columns": 1,

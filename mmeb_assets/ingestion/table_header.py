@@ -87,6 +87,10 @@ def _spans(lines: list[Line], anchors, horizontal, vertical) -> list[list[tuple[
         for p in line.phrases:
             base = _overlapping(p, anchors)
             if k == len(lines) - 1:  # the leaf line: each phrase over its own column
+                if not _stands_over(p, anchors[base[0]]) and any(
+                        q is not p and _overlapping(q, anchors) == base and _stands_over(q, anchors[base[0]])
+                        for q in line.phrases):
+                    continue  # the head of a column printed without values ('IB' over check marks)
                 spans.append((p, base))
                 continue
             others = (taken - set(range(base[0], base[1] + 1))) | (set(range(len(anchors))) - lower)
@@ -98,6 +102,10 @@ def _spans(lines: list[Line], anchors, horizontal, vertical) -> list[list[tuple[
             spans.append((p, span or base))
         out.append(spans)
     return out
+
+
+def _stands_over(phrase: Phrase, anchor: tuple[float, float]) -> bool:
+    return min(anchor[1], phrase.x1) - max(anchor[0], phrase.x0) > 0
 
 
 def _without(span: Span | None, base: Span, others: set[int]) -> Span | None:
