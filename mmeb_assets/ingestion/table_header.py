@@ -87,7 +87,7 @@ def _spans(lines: list[Line], anchors, horizontal, vertical) -> list[list[tuple[
         for p in line.phrases:
             base = _overlapping(p, anchors)
             if k == len(lines) - 1:  # the leaf line: each phrase over its own column
-                if not _stands_over(p, anchors[base[0]]) and any(
+                if _in_a_gap(p, anchors) and any(
                         q is not p and _overlapping(q, anchors) == base and _stands_over(q, anchors[base[0]])
                         for q in line.phrases):
                     continue  # the head of a column printed without values ('IB' over check marks)
@@ -102,6 +102,14 @@ def _spans(lines: list[Line], anchors, horizontal, vertical) -> list[list[tuple[
             spans.append((p, span or base))
         out.append(spans)
     return out
+
+
+def _in_a_gap(phrase: Phrase, anchors) -> bool:
+    """The phrase stands clear of every column, with room either side: over a column of its own
+    whose cells hold no values (check marks, symbols)."""
+    left = max((b for a, b in anchors if b < phrase.x0), default=None)
+    right = min((a for a, b in anchors if a > phrase.x1), default=None)
+    return left is not None and right is not None and phrase.x0 - left >= 3 and right - phrase.x1 >= 3
 
 
 def _stands_over(phrase: Phrase, anchor: tuple[float, float]) -> bool:
