@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from mmeb_assets.facts.nonfacts import range_end
+
 FUNCTION = {"of", "to", "a", "an", "the", "is", "are", "was", "were", "by", "at", "with", "from", "and", "or", "in",
             "on", "for", "than", "as", "be", "it", "its", "that", "this", "which", "we", "our", "about", "nearly",
             "approximately", "roughly", "almost", "over", "more", "less", "fewer", "only", "some", "around",
@@ -38,6 +40,11 @@ UNIT_WORDS = {"percent": "%", "per cent": "%", "percentage points": "percentage 
               "dollars": "USD", "euros": "EUR", "pounds": "GBP", "times": "times", "x": "times",
               "square feet": "square feet", "square miles": "square miles", "miles": "miles", "tonnes": "tonnes"}
 CURRENCY = {"$": "USD", "€": "EUR", "£": "GBP"}
+NAMED_BY_OF = re.compile(r"[A-Za-z]{3,}\s+of\s*[$€£]?$")
+COUNTED_OF = re.compile(r"\b(?:number|total|sum|share|percent|majority|most|one|out|some|all|each|any|none)\s+of\s*[$€£]?$",
+                        re.I)
+NOTHING_NAMED_AFTER = re.compile(r"^\s*(?:[,;.)]|(?:and|or|with|for|in|on|at|to)\b|$)")
+APPROXIMATELY = re.compile(r"\b(?:(?:on|in)\s+the\s+order|in\s+excess|upwards)\s+of\s*[$€£]?$", re.I)
 UNIT_RE = re.compile(r"^(?:%|\s?(?:(?P<scale>thousand|million|billion|trillion|bn|m|k)\b)?\s?"
                      r"(?P<unit>percentage points|per cent|percent|points?|ms|seconds|minutes|hours|days|weeks|months|"
                      r"years?|GB|MB|TB|km|kg|kWh|MW|GW|dollars|euros|pounds|times|x|square feet|square miles|miles|"
@@ -155,6 +162,9 @@ def measure_of(sentence: str, start: int, end: int, previous: Measure | None = N
     elif in_match and unit and unit.split()[0] in CURRENCY.values():
         words = _words_after(after[in_match.end():], 6)  # '$450 million in incentive payments'
 
+    before = APPROXIMATELY.sub(" ", sentence[:start])
+    if not words and NAMED_BY_OF.search(before) and not COUNTED_OF.search(before) and NOTHING_NAMED_AFTER.match(after):
+        words = _words_before(before, 6)  # 'a dropout of 0.3', 'a batch size of 128'
     if not words and not unit:
         words = _words_after(after, 6)
         if words:
@@ -162,7 +172,7 @@ def measure_of(sentence: str, start: int, end: int, previous: Measure | None = N
     if not words and unit in ("points", "percentage points", "times"):
         words = _words_after(after, 6)
     if not words:
-        words = _words_before(sentence[:start], 6)
+        words = _words_before(before, 6)
     if not words and previous is not None and re.search(r"\b(?:to|and|or)\s+(?:about\s+|nearly\s+)?[$€£]?$",
                                                         sentence[:start]):
         return Measure(previous.name, unit or previous.unit, scale,
@@ -172,4 +182,7 @@ def measure_of(sentence: str, start: int, end: int, previous: Measure | None = N
     name = " ".join(words)
     if len(name) < 3 or not re.search(r"[a-z]{3,}|[A-Z]{2,}", name):
         return None
+    end_of_range = range_end(sentence, start, end)
+    if end_of_range:
+        name = f"{end_of_range} {name}"  # 'from 6 to 10 percent of collections': which end is asked
     return Measure(name, unit, scale, subject_of(sentence, start, end, name), after_end)

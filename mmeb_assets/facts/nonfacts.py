@@ -25,7 +25,7 @@ IDENTIFIER_BEFORE = re.compile(
     r"(?:Pub\.\s?L\.(?:\s?No\.)?|P\.L\.|No\.|Nos\.|GAO[-/]?[A-Z]*-?|EO|E\.O\.|Executive Order|Order|ISO(?:/IEC)?|IEC|"
     r"IEEE|NIST\s(?:AI|SP|IR)|SP|NISTIR|FIPS|Stat\.|U\.S\.C\.(?:\s?§+)?|C\.F\.R\.|CFR|§+|Sec\.|Title|Letter|ID=|ISBN|"
     r"ISSN|DOI:?|doi:|arXiv:?|RFC|Mail Stop|Suite|Room|Box|Version|version|v\.|Release|Revision|Rev\.|Vol\.|vol\.|"
-    r"Volume|Issue|Report|Bulletin|Memorandum|M-|OMB|Act|Top|\(EO\))\s*(?:\d+[-–.]?\s*)*$")
+    r"Volume|Issue|Report|Bulletin|Memorandum|M-|OMB|Act|[Tt]op|\(EO\))\s*(?:\d+[-–.]?\s*)*$")
 IDENTIFIER_AFTER = re.compile(r"^(?:\s(?:Program|Programme|Project|Plan|Grant|Initiative|Series|Code)\b|\s?[-–/]\s?\d|\s?U\.S\.C\.|\s?C\.F\.R\.|\s?Stat\.|[-–]\d|\.\d+\.\d)")
 STREET_AFTER = re.compile(r"^\s[A-Z][a-z]+(?:\s[A-Z][a-z]+)?\s(?:Drive|Street|St\.|Avenue|Ave\.|Road|Rd\.|Boulevard|"
                           r"Blvd\.|Lane|Way|Place|Square|Court|Parkway|Plaza)\b")
@@ -44,6 +44,11 @@ COMPARATIVE_BEFORE = re.compile(r"\b(?:less|more|fewer|greater|lower|higher)\s+t
                                 r"exceeds?|exceeding|at\s+least|at\s+most|up\s+to|no\s+(?:more|less)\s+than)\s+$", re.I)
 CONDITION_BEFORE = re.compile(r"\b(?:if|when|whenever|unless|once|until|should)\b[^,;:]*$", re.I)
 STATISTIC_BEFORE = re.compile(r"\b[pP]\s*[<=>≤≥]\s*$|[<>≤≥]\s*$")
+NAMED_CODE_BEFORE = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}\s$")
+RANGE_START = (re.compile(r"\b(?:from|between)\s+(?:about\s+)?[$€£]?$", re.I),
+               re.compile(r"^\s?(?:%|percent|per cent)?\s*(?:to|and|[-–])\s*[$€£]?\d"))
+RANGE_END = re.compile(r"\b(?:from|between)\s+(?:about\s+)?[$€£]?\d[\d.,]*\s?(?:%|percent|per cent)?\s*(?:to|and|[-–])\s*[$€£]?$",
+                       re.I)
 LISTED_CODE = re.compile(r"[A-Z][A-Za-z]+\s(?:\d+\.\d+,\s?)*$")
 
 
@@ -133,13 +138,30 @@ def listed_code(sentence: str, start: int, end: int) -> bool:
     return "." in value and bool(in_list) and bool(LISTED_CODE.search(before))
 
 
+def named_code(sentence: str, start: int, end: int) -> bool:
+    """A dotted number right after a name inside a sentence ('AI RMF: Govern 2.1', 'Python 3.8'):
+    a reference, not a value, unless a unit follows."""
+    value = sentence[start:end]
+    return (bool(re.fullmatch(r"\d{1,2}\.\d{1,2}", value)) and bool(NAMED_CODE_BEFORE.search(sentence[:start]))
+            and not unit_follows(sentence[end:]))
+
+
+def range_end(sentence: str, start: int, end: int) -> str:
+    """'lowest' or 'highest' when the number is one end of a range ('from 6 to 10 percent of ...',
+    'between 24 and 66 percent'), else ''."""
+    before, after = sentence[:start], sentence[end:]
+    if RANGE_START[0].search(before) and RANGE_START[1].match(after):
+        return "lowest"
+    return "highest" if RANGE_END.search(before) else ""
+
+
 def reason_for(sentence: str, start: int, end: int, unit: str = "") -> str | None:
     """The non-fact class of the number at sentence[start:end], or None."""
     if STATISTIC_BEFORE.search(sentence[:start]):
         return "no_measure"  # the bound of a test statistic: 'p < 0.0001'
     if threshold_reason(sentence, start):
         return "threshold"
-    if listed_code(sentence, start, end):
+    if listed_code(sentence, start, end) or named_code(sentence, start, end):
         return "identifier"
     if ORDINAL_AFTER.match(sentence[end:]) and not DATE_AFTER.match(sentence[end:]):
         return "no_measure"  # '21st century'
