@@ -27,6 +27,7 @@ class Candidate:
     bbox: tuple[float, float, float, float]
     grid: list[list[str]]
     extractor: str
+    structure: list | None = None  # the word reader's tables, when they are what found this area
 
 
 def _split_stacked(row: list[list[str]]) -> list[list[str]]:

@@ -20,7 +20,7 @@ from mmeb_assets.ingestion.table_structure import read_structure, table_area
 from mmeb_assets.schema.source import Table
 
 log = logging.getLogger(__name__)
-EXTRACTOR_PENALTY = {"structure-words": 8.0, "camelot-lattice": 0.0, "camelot-stream": 6.0, "pymupdf": 10.0, "pymupdf-words": 4.0,
+EXTRACTOR_PENALTY = {"camelot-lattice": 0.0, "camelot-stream": 6.0, "pymupdf": 10.0, "pymupdf-words": 4.0,
                      "caption-area-words": 7.0}
 CITATION_CELL = re.compile(r"\((?:19|20)\d\d[a-z]?\)|\bet al\.")
 MULTI_NUMBER_PENALTY = 60.0
@@ -81,7 +81,8 @@ def _to_tables(caption: Caption, cand: Candidate, doc: pymupdf.Document, caption
     ceiling = max((c.bbox[3] for c in captions if c.page == caption.page and c is not caption
                    and c.bbox[1] < cand.bbox[1] and min(c.bbox[2], cand.bbox[2]) > max(c.bbox[0], cand.bbox[0])),
                   default=0.0)
-    read = read_structure(page, table_area(cand.bbox, caption.bbox, ceiling), caption.text, caption.bbox)
+    read = cand.structure or read_structure(page, table_area(cand.bbox, caption.bbox, ceiling), caption.text,
+                                            caption.bbox)
     grid_rows = sum(1 for row in cand.grid if sum(parse_number(c) is not None for c in row[1:]) >= 1)
     if (not read or sum(len(t.rows) for t in read) < 0.6 * grid_rows) and cand.grid:
         read = [grid_structure(cand.grid, caption.text)]
@@ -115,12 +116,12 @@ def extract_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
     chosen = _assign(table_caps, [c for c in candidates if c.extractor != "caption-area-words"])
     missing = [c for c in table_caps if c not in chosen]
     if missing:  # captions no extractor found a grid for: the words right above or below the caption
-        taken = [c for c in chosen.values()]
+        taken = list(chosen.values())
         extra = _assign(missing, [c for c in fallback if not any(c.page == t.page and _overlaps(c.bbox, t.bbox)
                                                                      for t in taken)])
         chosen.update(extra)
     for cap in [c for c in table_caps if c not in chosen]:
-        if (cand := _caption_area_structure(doc, cap, captions, [c for c in chosen.values()])) is not None:
+        if (cand := _caption_area_structure(doc, cap, captions, list(chosen.values()))) is not None:
             chosen[cap] = cand
     tables: dict[str, list[Table]] = {}
     for cap in sorted(table_caps, key=lambda c: (c.page, c.bbox[1])):
@@ -151,7 +152,7 @@ def _caption_area_structure(doc: pymupdf.Document, cap: Caption, captions: list[
             continue
         read = read_structure(page, area, cap.text, cap.bbox)
         if read and sum(len(t.rows) for t in read) >= 2:
-            return Candidate(cap.page, area, [], "structure-words")
+            return Candidate(cap.page, area, [], "structure-words", structure=read)
     return None
 
 
@@ -161,7 +162,7 @@ def _append_continued(parts_so_far: list[Table], parts: list[Table]) -> None:
     for part in parts:
         first = parts_so_far[-1]
         if len(part.column_paths) != len(first.column_paths):
-            parts_so_far.append(part.model_copy(update={"id": f"{first.id}_p{part.page}", "part": part.part}))
+            parts_so_far.append(part.model_copy(update={"id": f"{first.id}_p{part.page}"}))
             continue
         keep = [i for i, row in enumerate(part.rows) if row != first.header]
         first.rows.extend(part.rows[i] for i in keep)
