@@ -108,7 +108,8 @@ def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_b
     units = [(i, u) for i, line in enumerate(lines[:first]) if len(line.phrases) == 1 and (u := unit_line(line.text))]
     if units:  # '[In thousands]' printed between the caption and the header, or among the header lines
         unit = unit or units[0][1]
-        lines = [line for i, line in enumerate(lines) if i not in {i for i, _u in units}]
+        dropped = {i for i, _u in units}
+        lines = [line for i, line in enumerate(lines) if i not in dropped]
         body = value_lines(lines)
     while len(body) > 1 and _years_only(lines[body[0]]) and not all(_years_only(lines[i]) for i in body):
         body = body[1:]  # a header row of years ('Sector 2023 2024 2025') is no value row
