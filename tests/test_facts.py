@@ -14,7 +14,8 @@ from mmeb_assets.facts.measures import measure_of
 from mmeb_assets.facts.nonfacts import reason_for
 from mmeb_assets.facts.prose import Tally
 from mmeb_assets.facts.question_scan import question_defects
-from mmeb_assets.facts.tables import header_names, list_table_reason, table_facts
+from mmeb_assets.facts.tables import (caption_quantity, header_names, list_table_reason, measure_name, named_table,
+                                     table_facts)
 from mmeb_assets.ingestion.numbers import NUMBER_RE
 from mmeb_assets.provenance import make_provenance
 from mmeb_assets.schema.source import PageText, SourceDocument, Table, TextBlock
@@ -246,3 +247,27 @@ def test_two_values_of_one_name_on_a_page_are_no_facts():
     facts, non_facts = extract_facts(document)
     assert [(f.measure, f.value) for f in facts] == [("verb tokens", "182,245")]
     assert any("several values" in e for n in non_facts for e in n.examples)
+
+
+def _structured(caption: str, column_paths, row_paths, rows) -> Table:
+    return Table(id="table_1", number=1, caption=caption, page=3, header=[" ".join(p) for p in column_paths],
+                 rows=rows, column_paths=column_paths, row_paths=row_paths, stub_columns=1)
+
+
+def test_repeated_row_and_column_names_give_no_facts():
+    table = _structured("Table 1: Number of questions in each QA dataset.",
+                        [[], ["Train"], ["Train"], ["Test"]], [["NQ"], ["Gold"], ["Gold"]],
+                        [["NQ", "79,168", "58,880", "3,610"], ["Gold", "7", "8", "9"], ["Gold", "10", "11", "12"]])
+    tally = Tally()
+    facts = table_facts(table, tally)
+    assert [(f.measure, f.subject, f.value) for f in facts] == [("Number of questions (Test)", "NQ", "3,610")]
+    named = named_table(table)
+    assert named.header == ["", "Number of questions (Test)"] and named.rows == [["NQ", "3,610"]]
+
+
+def test_the_caption_names_what_split_columns_count():
+    table = _structured("Table 2: Number of questions in each QA dataset.", [[], ["Dev"]], [["NQ"]], [["NQ", "8,757"]])
+    assert caption_quantity(table) == "Number of questions"
+    assert measure_name(table, ["Dev"], "") == "Number of questions (Dev)"
+    plain = _structured("Table 3: BLEU scores on the test set.", [[], ["Dev"]], [["NQ"]], [["NQ", "8.7"]])
+    assert measure_name(plain, ["Dev"], "") == "Dev"

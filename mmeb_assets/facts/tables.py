@@ -147,13 +147,20 @@ def shared_name_columns(table: Table) -> set[int]:
     return {c for c, p in enumerate(paths) if c >= table.stub_columns and p and paths.count(p) > 1}
 
 
+def shared_name_rows(table: Table) -> set[int]:
+    """Rows whose path another row repeats (three 'Gold' rows told apart only by a value column):
+    no question could say which is meant, so they give no facts."""
+    paths = [tuple(p) for p in table.row_paths]
+    return {r for r, p in enumerate(paths) if p and paths.count(p) > 1}
+
+
 def _structured_facts(table: Table, tally: Tally) -> list[Fact]:
     facts = []
-    ambiguous = shared_name_columns(table)
+    ambiguous, repeated = shared_name_columns(table), shared_name_rows(table)
     for cell in cell_paths(table):
-        if cell.col in ambiguous:
-            tally.add("no_measure", f"{table.id} p{table.page}: {cell.value!r} under {cell.column_path!r}, "
-                                    f"a header another column repeats")
+        if cell.col in ambiguous or cell.row in repeated:
+            tally.add("no_measure", f"{table.id} p{table.page}: {cell.value!r} at {cell.row_path!r} / "
+                                    f"{cell.column_path!r}, a name another row or column repeats")
             continue
         name = measure_name(table, cell.column_path, cell.unit)
         subject = row_subject(cell.row_path)
@@ -190,7 +197,10 @@ def named_table(table: Table) -> Table:
         header.append(measure_name(table, table.column_paths[c], (units[c] if c < len(units) else "") or table.unit)
                       or f"column {c + 1}")
     rows = []
+    repeated = shared_name_rows(table)
     for r, row in enumerate(table.rows):
+        if r in repeated:
+            continue
         path = table.row_paths[r] if r < len(table.row_paths) else row[:1]
         rows.append([row_subject(path) or row[0], *[row[c] if c < len(row) else "" for c in kept]])
     numbers = [[parse_number(c) for c in row] for row in rows]

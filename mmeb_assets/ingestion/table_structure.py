@@ -162,7 +162,9 @@ def _stub_columns(lines: list[Line], body: list[int], anchors) -> int:
     for j in range(len(anchors) - 1):
         filled = [row[j] for row in rows if row[j]]
         labels = sum(1 for c in filled if not is_value(c) or (j == 0 and YEAR_LABEL.match(c)))
-        if filled and labels > len(filled) / 2:
+        if j == 0 and not filled:
+            n += 1  # block labels printed only on lines of their own between the rows ('DP', 'L2')
+        elif filled and labels > len(filled) / 2:
             n += 1
         else:
             break
@@ -271,9 +273,9 @@ def _collect_header(lines: list[Line], start: int, body_set: set[int]) -> tuple[
 
 def _add_row(part: Part, cells: list[str], stub: int, group: list[str], pending: list[str], line: Line) -> None:
     labels = cells[:stub]
-    if pending:
-        j = next((k for k in range(stub - 1, -1, -1) if not labels[k]), stub - 1) if stub else 0
-        labels[j] = " ".join([*pending, labels[j]]).strip() if labels else " ".join(pending)
+    if pending and stub:
+        j = next((k for k in range(stub - 1, -1, -1) if not labels[k]), stub - 1)
+        labels[j] = " ".join([*pending, labels[j]]).strip()
     if part.rows and stub > 2:  # inner stub cells spanning several rows are printed on the first of them
         previous = part.rows[-1]
         for j in range(1, stub - 1):

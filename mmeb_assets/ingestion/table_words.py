@@ -140,8 +140,10 @@ def column_anchors(lines: list[Line], body: list[int]) -> list[tuple[float, floa
             j = nearest_anchor(anchors, p)
             if j > 0 and anchors[j - 1][1] < p.x0 and (j + 1 >= n or p.x1 < anchors[j + 1][0]):
                 anchors[j] = [min(anchors[j][0], p.x0), max(anchors[j][1], p.x1)]
-    left = [p for i in body for p in lines[i].phrases if p.x1 < anchors[0][0] - 2 and not p.numeric]
-    if left:  # a stub cell printed once for a block of rows (a multirow 'Fluency'), left of the labels
+    left = [p for i in range(body[0], body[-1] + 1) for p in lines[i].phrases
+            if p.x1 < anchors[0][0] - 2 and not p.numeric]
+    if left:  # a stub cell printed once for a block of rows (a multirow 'Fluency', 'DP' on a line of
+        # its own between its rows), left of the row labels
         anchors.insert(0, [min(p.x0 for p in left), max(p.x1 for p in left)])
     return [(a, b) for a, b in anchors]
 
