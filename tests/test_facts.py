@@ -177,12 +177,9 @@ def _document(draw) -> tuple[SourceDocument, set[str], set[str]]:
     for page in range(1, n_pages + 1):
         blocks = [TextBlock(page=page, bbox=(50, 20, 500, 32), text=f"Department for Testing {page:02d}")]
         y = 80.0
-        # each fact sentence at most once a page: two values of one subject-less measure on a page
-        # ('the median review time was 13 days' ... 'was 13.5 days') are left out as ambiguous
-        templates = draw(st.permutations(FACT_SENTENCES))[:draw(st.integers(2, 4))]
-        for template in templates:
+        for _ in range(draw(st.integers(2, 4))):
             value = str(draw(st.integers(13, 97))) + draw(st.sampled_from(["", ".5", ".25"]))
-            sentence = template.format(v=value)
+            sentence = draw(st.sampled_from(FACT_SENTENCES)).format(v=value)
             a, b = draw(st.integers(90, 120)), draw(st.integers(201, 899))
             year, year2 = draw(st.integers(1990, 2024)), draw(st.integers(1990, 2024))
             ident, zipcode = draw(st.integers(10001, 99999)), draw(st.integers(20001, 29999))
@@ -234,19 +231,6 @@ def test_generated_fact_sets_never_fail_a_plan_check_above_the_floor(data):
     org = build_organization(facts, random_seed=0)
     plan = build_event_plan(facts, org, random_seed=0)
     assert {k: v for k, v in check_plan(facts, org, plan).items() if v} == {}
-
-
-def test_two_values_of_one_name_on_a_page_are_no_facts():
-    from mmeb_assets.facts.extract import extract_facts
-
-    text = ("We collected a total of 5,417 verb types from the corpus. After filtering we are left with 49 verb "
-            "types in all. The corpus has 182,245 verb tokens.")
-    document = SourceDocument(seed_id="x", provenance=make_provenance("x", "ingestion", "rules"), title="t", path="p",
-                              sha256="0", n_pages=1, tables=[], figures=[], numeric_claims=[],
-                              pages=[PageText(page=1, text=text, blocks=[TextBlock(page=1, bbox=(0, 0, 500, 100), text=text)])])
-    facts, non_facts = extract_facts(document)
-    assert [(f.measure, f.value) for f in facts] == [("verb tokens", "182,245")]
-    assert any("several values" in e for n in non_facts for e in n.examples)
 
 
 def _structured(caption: str, column_paths, row_paths, rows) -> Table:

@@ -27,20 +27,7 @@ def extract_facts(document: SourceDocument) -> tuple[list[Fact], list[NonFactCla
     unique: dict[tuple, Fact] = {}
     for fact in facts:
         unique.setdefault((fact.page, fact.value, fact.measure.lower()), fact)
-    unique = {key: fact for key, fact in unique.items() if not _one_name_two_values(fact, unique.values(), tally)}
     non_facts = [NonFactClass(reason=r, count=tally.counts[r], examples=tally.examples[r])
                  for r in REASONS if tally.counts.get(r)]
     return list(unique.values()), non_facts
 
-
-def _one_name_two_values(fact: Fact, facts, tally: Tally) -> bool:
-    """A prose number without a subject whose page prints another value under the same measure ('a
-    total of 5,417 verb types' ... 'we are left with 49 verb types'): no question could say which."""
-    if fact.table_id or fact.subject:
-        return False
-    clash = any(other.page == fact.page and not other.table_id and other.value != fact.value
-                and other.measure.lower() == fact.measure.lower() and other.subject.lower() == fact.subject.lower()
-                for other in facts)
-    if clash:
-        tally.add("no_measure", f"p{fact.page}: {fact.value!r} is one of several values of {fact.measure!r}")
-    return clash

@@ -87,9 +87,9 @@ def _spans(lines: list[Line], anchors, horizontal, vertical) -> list[list[tuple[
         for p in line.phrases:
             base = _overlapping(p, anchors)
             if k == len(lines) - 1:  # the leaf line: each phrase over its own column
-                if _in_a_gap(p, anchors) and any(
+                if not p.numeric and _in_a_gap(p, anchors) and any(
                         q is not p and _overlapping(q, anchors) == base and _stands_over(q, anchors[base[0]])
-                        for q in line.phrases):
+                        and min(abs(q.x0 - p.x1), abs(p.x0 - q.x1)) >= 6 for q in line.phrases):
                     continue  # the head of a column printed without values ('IB' over check marks)
                 spans.append((p, base))
                 continue
@@ -106,7 +106,8 @@ def _spans(lines: list[Line], anchors, horizontal, vertical) -> list[list[tuple[
 
 def _in_a_gap(phrase: Phrase, anchors) -> bool:
     """The phrase stands clear of every column, with room either side: over a column of its own
-    whose cells hold no values (check marks, symbols)."""
+    whose cells hold no values (check marks, symbols). A year printed just after a word is the
+    rest of that header ('Value 2023'), hence the callers' test for a number and a wider gap."""
     left = max((b for a, b in anchors if b < phrase.x0), default=None)
     right = min((a for a, b in anchors if a > phrase.x1), default=None)
     return left is not None and right is not None and phrase.x0 - left >= 3 and right - phrase.x1 >= 3
