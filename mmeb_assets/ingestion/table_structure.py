@@ -29,34 +29,39 @@ class Part:
     header: list[Line] = field(default_factory=list)
     rows: list[list[str]] = field(default_factory=list)
     groups: list[list[str]] = field(default_factory=list)
+    row_ys: list[float] = field(default_factory=list)
+    block_lines: list[tuple[float, float, str]] = field(default_factory=list)  # first stub column's text
     row_paths: list[list[str]] = field(default_factory=list)
 
     def finish(self, stub: int) -> None:
         """Stub cells printed once for a block of rows reach every row of the block, and each row's
         path is its groups, then its labels."""
-        if stub > 1:
-            _fill_multirow(self.rows)
+        if stub > 1 and self.block_lines and len(self.block_lines) < len(self.rows):
+            for row, label in zip(self.rows, block_labels(self.row_ys, self.block_lines)):
+                row[0] = label
         self.row_paths = [[*g, *[c for c in row[:stub] if c]] for g, row in zip(self.groups, self.rows)]
 
 
-def _fill_multirow(rows: list[list[str]]) -> None:
-    """A first stub column filled on some rows only: top-aligned blocks carry down; centred ones
-    (the first label is not on the first row) go to the nearest label, a tie to the one below."""
-    marks = [i for i, row in enumerate(rows) if row[0]]
-    if not marks or len(marks) == len(rows):
-        return
-    labels = {i: rows[i][0] for i in marks}
-    for i, row in enumerate(rows):
-        if row[0]:
-            continue
-        above = max((m for m in marks if m < i), default=None)
-        below = min((m for m in marks if m > i), default=None)
-        if marks[0] == 0 or below is None:
-            row[0] = labels[above] if above is not None else ""
-        elif above is None or below - i <= i - above:
-            row[0] = labels[below]
+def block_labels(row_ys: list[float], lines: list[tuple[float, float, str]]) -> list[str]:
+    """The first stub column's label of each row when it is printed once per block of rows, over
+    one or several lines ('Frequency of opportunity' / 'occurrence in general population'): lines
+    that carry a label on (lower case, a bracket) are one block; a block printed on its first row's
+    line reaches down to the next block, one printed between its rows goes to the rows nearest it."""
+    blocks: list[list] = []
+    for y0, y1, text in sorted(lines):
+        if blocks and y0 - blocks[-1][1] < 1.2 * (y1 - y0) and text[:1].islower() | text.startswith("("):
+            blocks[-1][1], blocks[-1][2] = y1, f"{blocks[-1][2]} {text}"
         else:
-            row[0] = labels[above]
+            blocks.append([y0, y1, text])
+    top_aligned = abs((blocks[0][0] + blocks[0][1]) / 2 - row_ys[0]) < 3
+    out = []
+    for y in row_ys:
+        if top_aligned:
+            above = [b for b in blocks if b[0] <= y + 3]
+            out.append(above[-1][2] if above else "")
+        else:
+            out.append(min(blocks, key=lambda b: (abs((b[0] + b[1]) / 2 - y), -b[0]))[2])
+    return out
 
 
 @dataclass
@@ -177,7 +182,7 @@ def _body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: li
     first = body[0]
     header = _header_lines(lines[:first], wide)
     body_set = set(body)
-    state = {"group": [], "pending": [], "first_label": ""}
+    state = {"group": [], "pending": []}
     while len(header) > 1 and _stub_only(header[-1], anchors, stub) and not _stub_only(header[-2], anchors, stub):
         state["group"] = [header.pop().text]  # a group's label right under the header, above its first row
     parts = [Part(header=header)]
@@ -191,10 +196,8 @@ def _body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: li
             break
         cells = line_cells(line, anchors)
         if i in body_set:
-            if state["first_label"] and not cells[0]:
-                cells[0] = state["first_label"]
             _add_row(parts[-1], cells, stub, state["group"], state["pending"], line)
-            state["pending"], state["first_label"] = [], ""
+            state["pending"] = []
             i += 1
             continue
         if not any(j in body_set for j in range(i + 1, min(i + 12, len(lines)))):
@@ -206,12 +209,12 @@ def _body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: li
             # a header row restarts (a spanning header above it, perhaps): a stacked sub-table
             header, i = _collect_header(lines, i, body_set)
             parts.append(Part(header=header))
-            state = {"group": [], "pending": [], "first_label": ""}
+            state = {"group": [], "pending": []}
             continue
         if FOOTNOTE.match(line.text) and not (used and max(used) < max(stub, 1)):
             break
-        _label_line(parts[-1], state, cells, used, stub, (gap, h, i + 1 in body_set and lines[i + 1].y0 - line.y1 < 0.8 * h
-                                                          and not line_cells(lines[i + 1], anchors)[0]))
+        labels_next = i + 1 in body_set and lines[i + 1].y0 - line.y1 < 0.8 * h and not line_cells(lines[i + 1], anchors)[0]
+        _label_line(parts[-1], state, cells, used, stub, (gap, h, labels_next, (line.y0, line.y1, cells[0])))
         i += 1
     for part in parts:
         part.finish(stub)
@@ -221,16 +224,13 @@ def _body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: li
 def _label_line(part: Part, state: dict, cells: list[str], used: list[int], stub: int, geometry: tuple) -> None:
     """A line without values: a block label of a multirow stub column, a wrapped label, the label
     of the value row just below it, or a group heading (in the stub or across the columns)."""
-    gap, h, labels_next = geometry
+    gap, h, labels_next, _where = geometry
     if not (used and max(used) < max(stub, 1) or stub == 0):
         state["group"] = [" ".join(c for c in cells if c)]  # one phrase across the columns: a title
         return
     text = " ".join(c for c in cells[:max(stub, 1)] if c)
     if stub > 1 and used == [0]:
-        if part.rows and not part.rows[-1][0]:
-            part.rows[-1][0] = text
-        else:
-            state["first_label"] = text
+        part.block_lines.append(geometry[3])
     elif _continues(part, text, gap, h):
         _extend_label(part, text, stub)
     elif labels_next:
@@ -284,6 +284,9 @@ def _add_row(part: Part, cells: list[str], stub: int, group: list[str], pending:
     row = [*labels, *cells[stub:]] if stub else cells
     part.rows.append(row)
     part.groups.append(list(group))
+    part.row_ys.append((line.y0 + line.y1) / 2)
+    if stub > 1 and labels[0]:
+        part.block_lines.append((line.y0, line.y1, labels[0]))
 
 
 def _continues(part: Part, text: str, gap: float, h: float) -> bool:
