@@ -75,8 +75,9 @@ def _centred_run(phrase: Phrase, base: Span, anchors, free: set[int], lower: set
         a, b = best
 
 
-def _spans(lines: list[Line], anchors, horizontal, vertical) -> list[list[tuple[Phrase, Span]]]:
-    """Per header line, each phrase with the columns it spans."""
+def _spans(lines: list[Line], anchors, horizontal, vertical, stub: int = 0) -> list[list[tuple[Phrase, Span]]]:
+    """Per header line, each phrase with the columns it spans; a phrase over value columns never
+    grows over the stub."""
     width = anchors[-1][1] - anchors[0][0]
     out = []
     lines = [_split_leaf(line, anchors) if k == len(lines) - 1 else line for k, line in enumerate(lines)]
@@ -98,10 +99,28 @@ def _spans(lines: list[Line], anchors, horizontal, vertical) -> list[list[tuple[
                 _without(_by_rule_under(p, anchors, horizontal, width), base, others)
             if span is None:
                 own = set(range(base[0], base[1] + 1))
-                span = _centred_run(p, base, anchors, (set(range(len(anchors))) - taken) | own, lower | own)
+                free = (set(range(len(anchors))) - taken) | own
+                if base[0] >= stub:
+                    free -= set(range(stub))
+                span = _centred_run(p, base, anchors, free, lower | own)
             spans.append((p, span or base))
-        out.append(spans)
+        out.append(_merge_same_span(spans))
     return out
+
+
+def _merge_same_span(spans: list[tuple[Phrase, Span]]) -> list[tuple[Phrase, Span]]:
+    """Phrases of one line over the same columns are one header ('since' '1980' printed a word gap
+    apart), so a wrapped header's next line joins it whole."""
+    merged: list[tuple[Phrase, Span]] = []
+    for phrase, span in spans:
+        if merged and merged[-1][1] == span:
+            last = merged[-1][0]
+            phrase = Phrase(last.x0, min(last.y0, phrase.y0), phrase.x1, max(last.y1, phrase.y1),
+                            f"{last.text} {phrase.text}", [*last.words, *phrase.words])
+            merged[-1] = (phrase, span)
+        else:
+            merged.append((phrase, span))
+    return merged
 
 
 def _in_a_gap(phrase: Phrase, anchors) -> bool:
@@ -144,7 +163,8 @@ def read_header(lines: list[Line], anchors, stub: int, horizontal, vertical) -> 
     """(column paths, printed header rows). A path is a column's header levels top-down (stub
     columns get []), wrapped text over the same column on consecutive lines joined into one level;
     a header row repeats a spanning phrase over each column it spans."""
-    spans_by_line = _spans(lines, anchors, horizontal, vertical)
+    lines = _merge_overlapping(lines)
+    spans_by_line = _spans(lines, anchors, horizontal, vertical, stub)
     rows = []
     for spans in spans_by_line:
         row = ["" for _ in anchors]
@@ -153,6 +173,21 @@ def read_header(lines: list[Line], anchors, stub: int, horizontal, vertical) -> 
                 row[j] = f"{row[j]} {phrase.text}".strip()
         rows.append(row)
     return _column_paths(lines, spans_by_line, anchors, stub, horizontal), rows
+
+
+def _merge_overlapping(lines: list[Line]) -> list[Line]:
+    """Header lines that share most of their height are one header row: a cell centred between two
+    rows of a neighbour ('Actual 2003–04' beside 'Projected', a few points lower)."""
+    out: list[Line] = []
+    for line in lines:
+        last = out[-1] if out else None
+        if last and min(last.y1, line.y1) - max(last.y0, line.y0) > 0.5 * min(last.height, line.height) and not any(
+                min(p.x1, q.x1) > max(p.x0, q.x0) for p in last.phrases for q in line.phrases):
+            out[-1] = Line(min(last.y0, line.y0), max(last.y1, line.y1),
+                           sorted([*last.phrases, *line.phrases], key=lambda p: p.x0))
+        else:
+            out.append(line)
+    return out
 
 
 def _one_cell(lines: list[Line], k: int, j: int, anchors, stub: int, horizontal) -> bool:

@@ -142,15 +142,20 @@ def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_b
 def _after_caption(lines: list[Line], caption_text: str, caption_bbox: tuple) -> list[Line]:
     """Without the caption's own further lines printed as a block of their own: while the caption
     has not ended its sentence, a line right under it within its width that starts in lower case
-    carries it on ('schools, by control of school: Fall 1996 through fall 2021')."""
+    carries it on ('schools, by control of school: Fall 1996 through fall 2021'), when it is one run of
+    words (a header row of lower-case column names has column gaps)."""
     out = list(lines)
     bottom = caption_bbox[3]
     while out and not caption_text.rstrip().endswith((".", ":")) and 0 <= out[0].y0 - bottom < 0.8 * out[0].height \
-            and out[0].x0 >= caption_bbox[0] - 2 and out[0].text[:1].islower():
+            and out[0].x0 >= caption_bbox[0] - 2 and out[0].text[:1].islower() and _one_run(out[0]):
         bottom = out[0].y1
         caption_text = f"{caption_text} {out[0].text}"
         out = out[1:]
     return out
+
+
+def _one_run(line: Line) -> bool:
+    return all(b.x0 - a.x1 < line.height for a, b in zip(line.phrases, line.phrases[1:]))
 
 
 def _inside(line: Line, bbox: tuple) -> bool:

@@ -58,7 +58,7 @@ def as_unit(text: str) -> str:
     if not text or len(text) > 40 or re.search(r"\b(?:19|20)\d\d\b", text):
         return ""
     if PERCENT.match(text):
-        return "%"
+        return "percentage points" if re.search(r"points?$|^pp$", text, re.I) else "%"
     words = re.split(r"\s+", text)
     if len(words) > 5:
         return ""
@@ -78,6 +78,8 @@ def split_unit(header: str) -> tuple[str, str]:
     header that is only a unit ('%', 'Percent'); (header, '') otherwise."""
     if PERCENT.match(header.strip()) or header.strip() in {"$", "€", "£"}:
         return "", as_unit(header) or header.strip()
+    if re.match(r"%\s+[a-z]", header.strip()):  # '% growth in retail sales'
+        return header.strip()[1:].strip(), "%"
     for match in reversed(list(re.finditer(r"\s*[(\[]([^()\[\]]{1,40})[)\]]", header))):
         if unit := as_unit(match.group(1)):
             return " ".join(f"{header[:match.start()]} {header[match.end():]}".split()), unit
@@ -97,11 +99,16 @@ def path_unit(path: list[str]) -> str:
 
 def caption_unit(caption: str) -> str:
     """The unit a caption states for the whole table: a parenthesised unit in its first sentence
-    ('Energy use (kWh per household)'), or ', in millions of dollars' at its end."""
+    ('Energy use (kWh per household)'), a measure that is a percentage ('Percentage of articles, by
+    source'), or ', in millions of dollars' at its end."""
     first = re.split(r"(?<=[a-z)])\.\s", caption.strip())[0].rstrip(". ")
     for match in re.finditer(r"[(\[]([^()\[\]]{1,40})[)\]]", first):
         if unit := as_unit(match.group(1)):
             return unit
+    measure = re.split(r":|\bby\b|,", re.sub(r"^table\s+[\w.-]+[.:]?\s*", "", first, flags=re.I), maxsplit=1)[0]
+    if re.search(r"\bpercentages?\b|\bpercent\b", measure, re.I) and not re.search(
+            r"\b(?:number|count|amount|total)s?\b|percentage points?", measure, re.I):
+        return "%"  # 'Actual and projected percentage changes in graduates, by state'
     match = re.search(r"(?:,|\bin)\s+((?:thousands|millions|billions|percent|percentages?|dollars|\$|euros)\b[^,;]*)$",
                       first, re.I)
     return as_unit(match.group(1)) if match else ""
