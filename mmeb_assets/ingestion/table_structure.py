@@ -108,16 +108,14 @@ def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_b
     lines = _after_caption([l for l in page_lines(page, area) if not _inside(l, caption_bbox)
                             and not CAPTION_START.match(l.text)], caption_text, caption_bbox)
     unit = caption_unit(caption_text)
-    body = value_lines(lines)
+    body = _value_rows(lines)
     first = body[0] if body else len(lines)
     units = [(i, u) for i, line in enumerate(lines[:first]) if len(line.phrases) == 1 and (u := unit_line(line.text))]
     if units:  # '[In thousands]' printed between the caption and the header, or among the header lines
         unit = unit or units[0][1]
         dropped = {i for i, _u in units}
         lines = [line for i, line in enumerate(lines) if i not in dropped]
-        body = value_lines(lines)
-    while len(body) > 1 and _years_only(lines[body[0]]) and not all(_years_only(lines[i]) for i in body):
-        body = body[1:]  # a header row of years ('Sector 2023 2024 2025') is no value row
+        body = _value_rows(lines)
     if not body:
         return []
     anchors = column_anchors(lines, body)
@@ -137,6 +135,16 @@ def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_b
         out.append(ReadTable(header_rows, paths, stub, part.rows, part.row_paths, [path_unit(p) for p in paths], unit,
                              len(body) / len(lines)))
     return [t for t in out if t.rows]
+
+
+def _value_rows(lines: list[Line]) -> list[int]:
+    """Indices of the value rows: not a leading header row of years ('Sector 2023 2024 2025') or of
+    numbered heads ('K 1 2 3'), nor a caption's last line ('1996 through fall 2021')."""
+    body = value_lines(lines)
+    while len(body) > 1 and (_years_only(lines[body[0]]) and not all(_years_only(lines[i]) for i in body)
+                             or _numbered_heads(lines[body[0]])):
+        body = body[1:]
+    return body
 
 
 def _after_caption(lines: list[Line], caption_text: str, caption_bbox: tuple) -> list[Line]:
@@ -247,6 +255,16 @@ def _label_line(part: Part, state: dict, cells: list[str], used: list[int], stub
 def _years_only(line: Line) -> bool:
     values = [p for p in line.phrases[1:] if p.numeric] or [p for p in line.phrases if p.numeric]
     return bool(values) and all(YEAR_LABEL.match(p.text) for p in values)
+
+
+def _numbered_heads(line: Line) -> bool:
+    """Column heads numbered 1, 2, 3, ... ('Year Total PK K 1 2 3 4'): three or more consecutive small
+    integers and nothing else numeric."""
+    values = [p.text for p in line.phrases[1:] if p.numeric]
+    if len(values) < 3 or not all(v.isdigit() and len(v) <= 2 for v in values):
+        return False
+    numbers = [int(v) for v in values]
+    return numbers == list(range(numbers[0], numbers[0] + len(numbers)))
 
 
 def _stub_only(line: Line, anchors, stub: int) -> bool:

@@ -64,7 +64,10 @@ def as_unit(text: str) -> str:
         return ""
     first = words[0]
     if first in {"$", "€", "£"} or CURRENCY.match(first) or PERCENT.match(first) or SCALE.match(first) and len(words) > 1:
-        return text
+        rest = words[1:]  # 'Dollars in millions', '% of GDP'; not 'Percent Fuel Savings', a measure
+        if not rest or rest[0].lower() in {"in", "of", "per", "/", "change", "changes"} or all(is_unit_word(w) for w in rest):
+            return text
+        return ""
     if is_unit_word(first) and (len(words) == 1 or words[1].lower() in {"per", "of", "/", "in"} or
                                 all(is_unit_word(w) or w.lower() in {"per", "of", "in", "/"} for w in words[1:])):
         return text
