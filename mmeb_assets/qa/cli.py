@@ -25,6 +25,18 @@ def _cmd_by_seed(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_share(home: Path, csv: bool) -> int:
+    """What the answerable questions rest on, per seed project and overall (issue 37)."""
+    from mmeb_assets.qa.quality_report import share_table
+
+    table, overall = share_table(home)
+    if overall.answerable == 0:
+        print(f"no seed project with questions.jsonl under {home / 'projects'} (build through qa_validated first)")
+        return 1
+    print(table.to_csv() if csv else table.to_markdown())
+    return 0
+
+
 def _cmd_questions(args: argparse.Namespace) -> int:
     from mmeb_assets.qa.export import read_questions_jsonl
     from mmeb_assets.qa.stats import compute_statistics
@@ -32,6 +44,8 @@ def _cmd_questions(args: argparse.Namespace) -> int:
 
     if args.by_seed:
         return _cmd_by_seed(args)
+    if args.share:
+        return _cmd_share(Path(args.home) if args.home else default_home(), args.csv)
 
     path = Path(args.file) if args.file else default_home() / "benchmark" / "questions.jsonl"
     if not path.exists():
@@ -54,7 +68,10 @@ def register(subparsers) -> None:
     parser.add_argument("--by-seed", action="store_true",
                         help="one quality row per seed project: questions per task, evidence size and sources, "
                              "oracle-vs-shortcut gap, first-posted share of cross-source gold")
-    parser.add_argument("--home", help="data home for --by-seed (default: $MMEB_HOME)")
+    parser.add_argument("--share", action="store_true",
+                        help="per seed project and overall: the share of answerable questions that rest on a value "
+                             "or statement of the seed document, on workspace facts, on the team's own review numbers")
+    parser.add_argument("--home", help="data home for --by-seed and --share (default: $MMEB_HOME)")
     parser.add_argument("--retriever", help="--by-seed: shortcut readers read this retriever's stored top 10 "
                                             "(same build), instead of an in-process BM25 top 10")
     parser.set_defaults(func=_cmd_questions)

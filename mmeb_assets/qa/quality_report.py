@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from mmeb_assets.qa.evidence import ProjectIndex
+from mmeb_assets.qa.grounding import ShareRow, share_row
 from mmeb_assets.qa.export import read_questions_jsonl
 from mmeb_assets.qa.quality import SHORTCUT_K, TARGETS, SeedQuality, seed_quality
 from mmeb_assets.qa.stats import StatTable
@@ -92,3 +93,27 @@ def by_seed(home: Path, retriever: str = "") -> tuple[StatTable, list[SeedQualit
     table.title += f"; shortcut readers read the top {SHORTCUT_K} of " + (
         f"the stored '{retriever}' retrievals" if retriever else "a lexical (BM25) ranking of the project")
     return table, rows
+
+
+SHARE_TARGETS = {"overall": 0.45, "project": 0.30}
+
+
+def share_table(home: Path) -> tuple[StatTable, ShareRow]:
+    """Per project and overall: answerable questions resting on the seed document (a table value, a prose
+    number or statement), on workspace facts, on the team's own review numbers; with the targets."""
+    overall, body = ShareRow("all projects"), []
+    for folder in project_folders(home):
+        index, items = load_project(folder)
+        row = share_row(folder.name, items, index.plan)
+        overall.counts.update(row.counts)
+        body.append(_share_cells(row, SHARE_TARGETS["project"]))
+    body.append(_share_cells(overall, SHARE_TARGETS["overall"]))
+    title = (f"What answerable questions rest on (targets: document >= {SHARE_TARGETS['overall']:.0%} overall, "
+             f">= {SHARE_TARGETS['project']:.0%} in every project)")
+    columns = ["Project", "Answerable", "Document", "Workspace", "Review numbers", "Document share", "target"]
+    return StatTable(name="document_share", title=title, columns=columns, rows=body), overall
+
+
+def _share_cells(row: ShareRow, target: float) -> list[str]:
+    return [row.project, str(row.answerable), str(row.counts["document"]), str(row.counts["workspace"]),
+            str(row.counts["review"]), _pct(row.share()), "met" if row.share() >= target else "missed"]
