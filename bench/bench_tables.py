@@ -21,7 +21,8 @@ Definitions (normalisation of values, paths and units: see bench/table_labels.py
 - naming right: the fact extract_facts made from that cell (same table id and value; the one with the same
   paths if several) has (a) every content word of the labelled leaf and top column headers in its measure,
   (b) every content word of the labelled row leaf in its subject, (c) the labelled unit as its unit and scale
-  (or as a bracketed unit inside its measure; a fact unit 'count' counts as no unit).
+  (or as a bracketed unit inside its measure; a fact unit 'count' counts as no unit). A table the facts read
+  transposed (its row labels name measures: facts/orientation.py) is checked with row and column exchanged.
 - table fully right: a results table whose every labelled cell is structure right and naming right.
 - example table read as results: a labelled example table with a matched parsed table of kind 'results'
   that extract_facts made at least one fact from.
@@ -157,8 +158,11 @@ def _fact_unit_ok(label_unit: str, fact) -> bool:
     return any(same_unit(label_unit, inner) for inner in re.findall(r"[(\[]([^()\[\]]+)[)\]]", fact.measure))
 
 
-def naming(cell: dict, unit: str, fact) -> str:
-    """'' when the fact names the labelled cell right, else what is wrong."""
+def naming(cell: dict, unit: str, fact, transposed: bool = False) -> str:
+    """'' when the fact names the labelled cell right, else what is wrong. A fact read from the table
+    transposed (its rows name the measures) is checked with the labelled row and column exchanged."""
+    if transposed:
+        cell = {**cell, "row": cell["column"][-1:], "column": cell["row"][-1:]}
     column = cell["column"] or [""]
     missing = (header_words(column[-1]) | header_words(column[0])) - content_words(fact.measure)
     if missing:
@@ -189,11 +193,13 @@ def score_cell(result: CellResult, cell: dict, candidates: list, facts: list) ->
     elif not result.unit_ok:
         result.reason = f"unit {cp.unit!r} != {result.label_unit!r}"
     own = [f for f in facts if f.table_id == table.id and norm_value(f.value) == norm_value(cp.value)]
-    own.sort(key=lambda f: (list(f.row_path) != list(cp.row_path)) + (list(f.column_path) != list(cp.column_path)))
+    own.sort(key=lambda f: min((list(f.row_path) != list(cp.row_path)) + (list(f.column_path) != list(cp.column_path)),
+                               (list(f.row_path) != list(cp.column_path)) + (list(f.column_path) != list(cp.row_path))))
     if not own:
         result.reason = result.reason or "name: no fact from this cell"
         return
-    verdicts = [(naming(cell, result.label_unit, f), f) for f in own]
+    verdicts = [(naming(cell, result.label_unit, f, transposed=bool(f.row_path) and list(f.row_path) == list(cp.column_path)
+                        and list(f.column_path) == list(cp.row_path)), f) for f in own]
     verdict, fact = next(((v, f) for v, f in verdicts if not v), verdicts[0])
     result.naming_ok = not verdict
     result.measure, result.subject, result.fact_unit = fact.measure, fact.subject, f"{fact.unit} {fact.scale}".strip()

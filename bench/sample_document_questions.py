@@ -2,8 +2,8 @@
 
     python bench/sample_document_questions.py --home DIR [--per-project N] [--total N] [--seed S] > dossier.md
 
-A question rests on the document when one of its derivation operands (or its gold value) is a
-value of a source fact (table cell or prose number) of its project. Workspace questions (budgets,
+A question rests on the document when its fact key traces to a plan item built from the seed (a
+table row, a prose claim, a statement), as `mmeb questions --share` counts it. Workspace questions (budgets,
 owners, deadlines) are left out: random samples of all questions hide how the document's own
 values are named. For each sampled question the dossier prints the question, the gold, the facts
 it rests on (measure, subject, unit, page, where printed) and the text of its evidence records.
@@ -49,19 +49,49 @@ def _records(project: Path) -> dict[str, str]:
 
 
 def document_questions(project: Path) -> list[tuple[dict, list[dict]]]:
-    facts = _facts(project)
+    """Answerable questions that rest on the seed document, traced through their fact keys to the plan
+    (`mmeb_assets/qa/grounding.py`), with the facts whose values they use (none for a statement)."""
+    from mmeb_assets.qa.grounding import PlanTrace
+    from mmeb_assets.qa.quality_report import load_project
+
+    index, _items = load_project(project)
+    trace = PlanTrace(index.plan)
     by_value: dict[str, list[dict]] = {}
-    for fact in facts:
+    for fact in _facts(project):
         by_value.setdefault(fact["value"].strip(), []).append(fact)
     out = []
     for q in _questions(project):
-        if q.get("answer_status") != "answerable":
-            continue
         derivation = q.get("derivation") or {}
+        if q.get("answer_status") != "answerable" or trace.basis(derivation.get("fact_key", "")) != "document":
+            continue
         values = [*derivation.get("operands", []), (q.get("gold") or {}).get("value") or ""]
-        hits = [f for v in values if v and len(v.replace(".", "").replace(",", "")) >= 2 for f in by_value.get(v.strip(), [])]
-        if hits:
-            out.append((q, hits))
+        out.append((q, [f for v in values if v for f in by_value.get(v.strip(), [])]))
+    return out
+
+
+def _sources(project: Path, fact_key: str) -> list[str]:
+    """Where in the seed the items of a fact key come from: table (with its page) or statement."""
+    import re
+
+    plan = json.loads((project / "event_plan.json").read_text(encoding="utf-8"))
+    plan = plan.get("data", plan)
+    facts = json.loads((project / "source_facts.json").read_text(encoding="utf-8"))
+    facts = facts.get("data", facts)
+    tables = {t["id"]: t for t in facts.get("tables", [])}
+    items = {i["id"]: i for i in plan.get("items", [])}
+    out = []
+    for token in dict.fromkeys(re.findall(r"[A-Za-z][\w-]*", fact_key or "")):
+        item = items.get(token)
+        if item is None:
+            continue
+        table, row = item.get("table_id", ""), item.get("row_index")
+        if table in tables:
+            out.append(f"{token} {item['label']!r}: {table} ({tables[table]['caption'][:80]!r}) row {row}, page {tables[table]['page']}")
+        elif table == "statement" and row is not None and row < len(facts.get("statements", [])):
+            st = facts["statements"][row]
+            out.append(f"{token} {item['label']!r}: statement on page {st['page']}: {st['sentence'][:200]!r}")
+        else:
+            out.append(f"{token} {item['label']!r}: {table or 'prose claim'} {row}")
     return out
 
 
@@ -73,7 +103,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=36)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    projects = sorted(p for p in (args.home / "projects").iterdir() if p.is_dir())
+    projects = sorted(p for p in (args.home / "projects").iterdir() if (p / "questions.jsonl").is_file())
     pool: list[tuple[Path, dict, list[dict]]] = []
     for project in projects:
         found = document_questions(project)
@@ -89,6 +119,8 @@ def main() -> None:
         for fact in {id(f): f for f in hits}.values():
             print(f"- fact: measure={fact['measure']!r} subject={fact['subject']!r} value={fact['value']!r} "
                   f"unit={fact.get('unit', '')!r} page={fact['page']} source={fact['source'][:160]!r}")
+        for line in _sources(project, (q.get("derivation") or {}).get("fact_key", "")):
+            print(f"- source: {line}")
         for rid in q.get("evidence", [])[:3]:
             print(f"- evidence {rid}: {str(records.get(rid, '(record text not found)'))[:600]!r}")
 

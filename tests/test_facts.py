@@ -255,3 +255,16 @@ def test_the_caption_names_what_split_columns_count():
     assert measure_name(table, ["Dev"], "") == "Number of questions (Dev)"
     plain = _structured("Table 3: BLEU scores on the test set.", [[], ["Dev"]], [["NQ"]], [["NQ", "8.7"]])
     assert measure_name(plain, ["Dev"], "") == "Dev"
+
+
+@pytest.mark.parametrize("sentence,facts", [
+    ("To illustrate, let us consider a 40-year-old male who weighs 71.3 kg and is 1.78 m tall.", 0),
+    ("Suppose a team of 12 people reviews 300 documents a week.", 0),
+    ("For example, while 56 percent of managers overall reported using performance information, others did not.", 1),
+])
+def test_worked_examples_give_no_facts(sentence, facts):
+    from mmeb_assets.facts.prose import Tally, _number_facts
+
+    tally = Tally()
+    assert len(_number_facts(sentence, 1, tally)) == facts
+    assert (tally.counts.get("example", 0) > 0) == (facts == 0)

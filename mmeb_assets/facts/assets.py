@@ -32,7 +32,9 @@ def _metadata(facts: SourceFacts) -> dict:
         "components": len(textual.components), "figures_described": len(facts.visual),
         "repairs": len(facts.provenance.repairs),
         "image_only_facts": sum(len(v.image_only_facts) for v in facts.visual),
-        "facts": len(facts.facts),
+        "facts": len(facts.facts), "statements": len(facts.statements),
+        "statement_preview": dg.MetadataValue.md("\n".join(
+            f"- p{st.page} {st.subject} ({st.aspect}): {st.stated}" for st in facts.statements[:8]) or "none"),
         **{f"non_facts_{n.reason}": n.count for n in facts.non_facts},
         "non_fact_examples": dg.MetadataValue.md("\n".join(
             f"- **{n.reason}** ({n.count}): " + "; ".join(n.examples[:3]) for n in facts.non_facts) or "none"),

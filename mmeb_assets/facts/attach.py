@@ -4,7 +4,9 @@ the document's numbered section titles."""
 from __future__ import annotations
 
 from mmeb_assets.facts.extract import extract_facts
+from mmeb_assets.facts.orientation import oriented
 from mmeb_assets.facts.sections import document_sections
+from mmeb_assets.facts.statements import statements
 from mmeb_assets.facts.tables import list_table_reason, named_table
 from mmeb_assets.ingestion.repairs import with_repairs
 from mmeb_assets.schema.source import Claim, Fact, SourceDocument, SourceFacts
@@ -61,8 +63,9 @@ def attach_facts(source_facts: SourceFacts, document: SourceDocument) -> SourceF
         if reason:
             repairs.append(f"left {table.id} (page {table.page}) out of the facts: {reason}")
         else:
-            tables.append(named_table(table))
+            tables.append(named_table(oriented(table)))
     textual = source_facts.textual.model_copy(update={"claims": claims})
     updated = source_facts.model_copy(update={"textual": textual, "facts": facts, "non_facts": non_facts,
-                                              "tables": tables, "sections": document_sections(document)})
+                                              "tables": tables, "sections": document_sections(document),
+                                              "statements": statements(document)})
     return with_repairs(updated, repairs)

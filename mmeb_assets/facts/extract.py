@@ -1,11 +1,12 @@
 """`extract_facts(document)`: the facts of a seed document and the non-facts kept out, per reason."""
 from __future__ import annotations
 
+from mmeb_assets.facts.orientation import oriented
 from mmeb_assets.facts.prose import Tally, prose_facts
 from mmeb_assets.facts.tables import table_facts
 from mmeb_assets.schema.source import Fact, NonFactClass, SourceDocument
 
-REASONS = ("furniture", "numbering", "identifier", "citation", "date", "threshold", "no_measure", "list_table")
+REASONS = ("furniture", "numbering", "identifier", "citation", "date", "threshold", "example", "no_measure", "list_table")
 
 
 def _areas(document: SourceDocument) -> dict[int, list[tuple]]:
@@ -22,7 +23,7 @@ def extract_facts(document: SourceDocument) -> tuple[list[Fact], list[NonFactCla
     tally = Tally()
     facts: list[Fact] = []
     for table in document.tables:
-        facts.extend(table_facts(table, tally))
+        facts.extend(table_facts(oriented(table), tally))
     facts.extend(prose_facts(document, tally, _areas(document)))
     unique: dict[tuple, Fact] = {}
     for fact in facts:

@@ -84,7 +84,18 @@ def _block_reason(document: SourceDocument, page_no: int, index: int, text: str,
     return None
 
 
+HYPOTHETICAL = re.compile(r"\b(?:let us (?:consider|assume|say|take)|let's (?:consider|assume|say)|suppose|imagine|"
+                          r"consider an? (?:\d+-year-old|hypothetical|example|fictional)|hypothetical|for (?:example|instance),? "
+                          r"(?:if|a|an|consider|assume)|as an example|a worked example)\b", re.I)
+
+
 def _number_facts(sentence: str, page: int, tally: Tally, block_start: bool = False) -> list[Fact]:
+    """The facts of one sentence; none from a worked or hypothetical example ('let us consider a
+    40-year-old male who weighs 71.3 kg'): its numbers illustrate, they were never measured."""
+    if HYPOTHETICAL.search(sentence):
+        for match in NUMBER_RE.finditer(sentence):
+            tally.add("example", f"p{page}: {match.group('value')!r} in {sentence[:80]!r}")
+        return []
     facts: list[Fact] = []
     previous: Measure | None = None
     for match in NUMBER_RE.finditer(sentence):

@@ -7,6 +7,8 @@ columns is one header ('Distor-' / 'tion' -> 'Distortion').
 """
 from __future__ import annotations
 
+import re
+
 from mmeb_assets.ingestion.table_words import Line, Phrase
 
 Span = tuple[int, int]
@@ -163,7 +165,7 @@ def read_header(lines: list[Line], anchors, stub: int, horizontal, vertical) -> 
     """(column paths, printed header rows). A path is a column's header levels top-down (stub
     columns get []), wrapped text over the same column on consecutive lines joined into one level;
     a header row repeats a spanning phrase over each column it spans."""
-    lines = _merge_overlapping(lines)
+    lines = _join_hyphen_breaks(_merge_overlapping(lines))
     spans_by_line = _spans(lines, anchors, horizontal, vertical, stub)
     rows = []
     for spans in spans_by_line:
@@ -173,6 +175,24 @@ def read_header(lines: list[Line], anchors, stub: int, horizontal, vertical) -> 
                 row[j] = f"{row[j]} {phrase.text}".strip()
         rows.append(row)
     return _column_paths(lines, spans_by_line, anchors, stub, horizontal), rows
+
+
+def _join_hyphen_breaks(lines: list[Line]) -> list[Line]:
+    """A header word broken at a hyphen ('System to Sim-' / 'ple') is one phrase on the upper line,
+    whatever columns the lower piece stands over."""
+    out = [Line(l.y0, l.y1, list(l.phrases)) for l in lines]
+    for k in range(1, len(out)):
+        upper, lower = out[k - 1], out[k]
+        if not _close(upper, lower):
+            continue
+        for i, p in enumerate(upper.phrases):
+            if not re.search(r"[a-z]-$", p.text):
+                continue
+            q = next((q for q in lower.phrases if q.text[:1].islower() and p.x0 - 2 <= q.x0 <= p.x1), None)
+            if q is not None:
+                upper.phrases[i] = Phrase(p.x0, p.y0, max(p.x1, q.x1), p.y1, f"{p.text[:-1]}{q.text}", [*p.words, *q.words])
+                lower.phrases.remove(q)
+    return [l for l in out if l.phrases]
 
 
 def _merge_overlapping(lines: list[Line]) -> list[Line]:

@@ -136,10 +136,24 @@ class Fact(BaseModel):
     column_path: list[str] = Field(default=[], description="table facts: the column's header path, top-down")
 
 
+class Statement(BaseModel):
+    """What the document states in words: a whole and its named parts, or a term's definition."""
+
+    id: str = Field(description="e.g. 'statement_03'")
+    kind: Literal["components", "definition"]
+    subject: str = Field(description="the whole ('the Framework Core') or the term defined ('risk tolerance')")
+    aspect: str = Field(description="the parts' noun ('Functions') or 'definition'")
+    stated: str = Field(description="the parts as printed, comma-separated, or the definition's first clause")
+    count: str = Field(default="", description="components: the count as printed ('five')")
+    sentence: str
+    page: int
+
+
 class NonFactClass(BaseModel):
     """Numbers of one class kept out of the facts (page furniture, numbering, identifiers, ...)."""
 
-    reason: Literal["furniture", "numbering", "identifier", "citation", "date", "threshold", "no_measure", "list_table"]
+    reason: Literal["furniture", "numbering", "identifier", "citation", "date", "threshold", "example", "no_measure",
+                    "list_table"]
     count: int
     examples: list[str] = []
 
@@ -155,5 +169,6 @@ class SourceFacts(StageArtifact):
     figures: list[Figure]
     facts: list[Fact] = Field(default=[], description="measured quantities from prose and numeric tables")
     non_facts: list[NonFactClass] = Field(default=[], description="numbers kept out, per reason, with examples")
+    statements: list[Statement] = Field(default=[], description="component lists and definitions stated in prose")
     sections: list[str] = Field(default=[], description="the document's numbered section titles, in order "
                                                         "(no facts: names for review work when facts are few)")

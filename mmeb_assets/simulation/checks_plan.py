@@ -9,6 +9,7 @@ import re
 from mmeb_assets.schema.source import SourceFacts
 from mmeb_assets.schema.workspace import EventPlan, Organization
 from mmeb_assets.simulation.reviews import REVIEW_TABLE, review_values
+from mmeb_assets.simulation.statement_items import STATEMENT_TABLE, statement_values
 
 PLACES = {"email", "notion", "meeting", "files"}
 
@@ -75,6 +76,11 @@ def _item_problems(facts: SourceFacts, org: Organization, plan: EventPlan) -> li
             row = list((review_values(facts, it.row_index) or {}).values())
             if not row:
                 out.append(f"item {it.id}: review {it.row_index} does not exist")
+                continue
+        elif it.table_id == STATEMENT_TABLE:  # printed in the statement's sentence
+            row = [v for v in (statement_values(facts, it.row_index) or {}).values()]
+            if not row:
+                out.append(f"item {it.id}: statement {it.row_index} does not exist")
                 continue
         elif it.table_id == "" and it.row_index is not None and 0 <= it.row_index < len(claims):
             claim = claims[it.row_index]   # a prose claim: its values are printed in its sentence

@@ -7,6 +7,7 @@ from mmeb_assets.schema.source import SourceFacts, Table
 from mmeb_assets.simulation.drafts import ItemDraft
 from mmeb_assets.simulation.measure_names import nameable
 from mmeb_assets.simulation.reviews import REVIEW_BELOW, REVIEW_TABLE, review_rows, review_values
+from mmeb_assets.simulation.statement_items import STATEMENT_TABLE, statement_rows, statement_values
 
 YEAR = re.compile(r"^(19|20)\d\d$")
 EMPTY_CELLS = {"", "-", "–", "—", "n/a", "N/A"}
@@ -74,7 +75,9 @@ def is_year_table(table: Table) -> bool:
 
 
 def classify_rows(table: Table, facts: SourceFacts, archetype: str) -> list[str]:
-    """One kind per row of the table."""
+    """One kind per row of the table. Rows are baselines and a release candidate only where the
+    document's own method is among them: a row above it is a rival system, its last row the method as
+    shipped. Elsewhere (corpus statistics, metrics, scenes, answer options) no row is called either."""
     col = label_column(table)
     labels = [r[col] if col < len(r) else "" for r in table.rows]
     n = len(labels)
@@ -85,11 +88,12 @@ def classify_rows(table: Table, facts: SourceFacts, archetype: str) -> list[str]
     if ABLATION.search(table.caption) or sum(bool(ABLATION.search(l)) for l in labels) >= max(1, n // 2):
         return ["analysis"] * n
     method = facts.textual.method_name.split(":")[0].strip().lower()
-    first = next((i for i, l in enumerate(labels) if method and method in l.lower()), None)
-    if first is None:
-        first = 1 if n > 1 else 0
-    kinds = ["baseline" if i < first else "progression" for i in range(n)]
-    kinds[-1] = "release" if n > 1 else kinds[-1]
+    own = [i for i, l in enumerate(labels) if method and method in l.lower()]
+    if not own:  # rows that are not the document's method and its rivals (corpora, metrics, scenes)
+        return ["progression"] * n
+    kinds = ["baseline" if i < own[0] else "progression" for i in range(n)]
+    if n > 1:
+        kinds[own[-1]] = "release"
     return kinds
 
 
@@ -108,10 +112,13 @@ def make_label(kind: str, row_label: str, values: dict[str, str]) -> str:
 def source_rows(facts: SourceFacts, archetype: str) -> list[dict]:
     """Every usable table row, then (when tables give fewer than `PROSE_BELOW` rows) the prose claims
     whose numbers the tables do not already print: kind, label and exact printed values, in order.
-    Fewer than `REVIEW_BELOW` rows in all: reviews of the document's sections follow (`reviews`)."""
+    Fewer than `REVIEW_BELOW` rows: the document's statements follow (`statement_items`), and if still
+    fewer, reviews of its sections (`reviews`)."""
     rows = table_rows(facts, archetype)
     if len(rows) < PROSE_BELOW:
         rows += claim_rows(facts, archetype, rows)
+    if len(rows) < REVIEW_BELOW:
+        rows += statement_rows(facts, archetype)
     if len(rows) < REVIEW_BELOW:
         rows += review_rows(facts, archetype)
     return first_of_each_label(rows)
@@ -198,6 +205,8 @@ def source_values(facts: SourceFacts, table_id: str, row_index: int | None) -> d
         return None
     if table_id == REVIEW_TABLE:
         return review_values(facts, row_index)
+    if table_id == STATEMENT_TABLE:
+        return statement_values(facts, row_index)
     if table_id == "":
         return claim_values(facts, row_index)
     table = next((t for t in facts.tables if t.id == table_id), None)

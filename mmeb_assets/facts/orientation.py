@@ -1,0 +1,63 @@
+"""Tables laid out the other way round: measures down the side, systems or corpora across the top.
+
+Why: a facts reader takes the column path for the measure and the row for the subject. A table whose
+rows are metrics ('BLEU-4', 'ROUGE-2') or corpus statistics ('Lines', 'Words') over columns that are
+systems or corpora would then ask for "the S2S(Base) of ROUGE-2" or "the Dutch Soccer of Lines". Such
+a table is read transposed: each column becomes a row (its subject), each row label a measure.
+"""
+from __future__ import annotations
+
+import re
+
+from mmeb_assets.ingestion.table_units import path_unit
+from mmeb_assets.schema.source import Table
+
+MEASURE_WORD = re.compile(
+    r"\b(?:BLEU|ROUGE|METEOR|CIDEr|TER|chrF|SPICE|BERTScore|NIST|F1|F-?score|F-?measure|precision|recall|accuracy|"
+    r"acc|MAP|MRR|nDCG|P@\d+|R@\d+|perplexity|PPL|WER|CER|correlation|kappa|AUC|loss|error rate|"
+    r"avg|average|mean|median|std|total|number of|no\. of|count|lines|words|tokens|sentences|documents|"
+    r"texts|types|characters|vocabulary|length|size|pairs|instances|examples|records|speakers|dialogues)\b"
+    r"|^#|%", re.I)
+UNIT_SUFFIX = re.compile(r"\((?:%|[a-z]{1,5}|[a-z]+/[a-z]+)\)\s*$")  # 'Time (ms)', not 'S2S(Base)'
+
+MIN_SHARE, MAX_OTHER_SHARE = 0.6, 0.3
+
+
+def _names_measure(label: str) -> bool:
+    return bool(MEASURE_WORD.search(label.strip()) or UNIT_SUFFIX.search(label.strip()))
+
+
+def rows_name_measures(table: Table) -> bool:
+    """True when most row labels name a measure and few column heads do (one stub column, no groups)."""
+    if table.kind != "results" or table.stub_columns != 1 or len(table.rows) < 2 or table.part:
+        return False
+    if any(len(path) != 1 for path in table.row_paths) or len(table.row_paths) != len(table.rows):
+        return False
+    heads = [" ".join(path) for path in table.column_paths[1:] if path]
+    labels = [path[0] for path in table.row_paths]
+    if len(heads) < 2:
+        return False
+    rows_share = sum(map(_names_measure, labels)) / len(labels)
+    heads_share = sum(map(_names_measure, heads)) / len(heads)
+    return rows_share >= MIN_SHARE and heads_share <= MAX_OTHER_SHARE
+
+
+def transposed(table: Table) -> Table:
+    """The same cells with rows and columns exchanged; the stub's head stays the corner."""
+    width = len(table.column_paths)
+    labels = [path[0] for path in table.row_paths]
+    rows = [[" ".join(table.column_paths[j]), *[row[j] if j < len(row) else "" for row in table.rows]]
+            for j in range(1, width)]
+    header = [table.header[0] if table.header else "", *labels]
+    return table.model_copy(update={
+        "header": header, "header_rows": [header], "rows": rows,
+        "numbers": [[None if j == 0 else (table.numbers[j - 1][c] if j - 1 < len(table.numbers)
+                                           and c < len(table.numbers[j - 1]) else None)
+                     for j in range(len(row))] for c, row in zip(range(1, width), rows)],
+        "column_paths": [[], *[[label] for label in labels]], "row_paths": [[row[0]] for row in rows],
+        "column_units": ["", *[path_unit([label]) for label in labels]],
+    })
+
+
+def oriented(table: Table) -> Table:
+    return transposed(table) if rows_name_measures(table) else table

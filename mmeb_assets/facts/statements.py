@@ -1,0 +1,94 @@
+"""Statements in prose: what a document says, not only what it measures.
+
+Why: a framework, a guideline or a policy report states few numbers; what a team adopting it quotes,
+applies and argues over are its statements. Two kinds are read here because their answer is short and
+checkable against the page: a whole named with the count and the names of its parts ("The Framework
+Core consists of five Functions: Identify, Protect, Detect, Respond, Recover", kept only when the count
+printed equals the parts listed), and a term's definition ("Risk tolerance refers to the
+organization's readiness to bear the risk ..."), kept to its first clause.
+"""
+from __future__ import annotations
+
+import re
+
+from mmeb_assets.ingestion.numbers import sentences
+from mmeb_assets.schema.source import SourceDocument, Statement
+
+COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+COMPONENTS = re.compile(
+    r"^(?P<whole>(?:The |An? |Its |Each )?[A-Z][\w’'()\- ]{1,60}?)\s+(?:consists of|comprises|is composed of|"
+    r"is made up of|is organized into|is organised into|is divided into|has|includes|contains)\s+"
+    r"(?P<count>two|three|four|five|six|seven|eight|nine|ten|[2-9])\s+(?P<desc>(?:[\w-]+ ){0,5}?)"
+    r"(?P<noun>[A-Za-z][\w-]*s)\s*(?::|—|–|--|,)\s*(?P<list>[^:;]+?)\.?$")
+DEFINITION = re.compile(
+    r"^(?P<term>(?:[“\"‘'][^”\"’']{2,50}[”\"’']|(?:The |An? )?[A-Z][\w’'\- ]{1,50}?))\s+(?:refers to|is defined as|"
+    r"means|is the term for)\s+(?P<definition>.{12,})$")
+NOT_A_TERM = re.compile(r"^(?:this|that|it|these|those|which|there|here|such|what|the (?:above|following))\b", re.I)
+WEAK_TERM = re.compile(r"^(?:the )?(?:term|label|word|score|value|symbol|variable|notation)\b", re.I)
+TERM_STOP = {"a", "an", "the", "is", "are", "was", "were", "has", "have", "can", "will", "provides", "this", "that"}
+MAX_PART_WORDS = 6
+MAX_DEFINITION_WORDS = 18
+
+
+def statements(document: SourceDocument) -> list[Statement]:
+    """Component lists and definitions of the document's running text, first of each subject."""
+    out: list[Statement] = []
+    seen: set[str] = set()
+    for page in document.pages:
+        for block in page.blocks:
+            if block.kind != "text":
+                continue
+            for sentence in sentences(" ".join(block.text.split())):
+                found = components_of(sentence) or definition_of(sentence)
+                if found is None:
+                    continue
+                kind, subject, aspect, stated, count = found
+                if subject.lower() in seen:
+                    continue
+                seen.add(subject.lower())
+                out.append(Statement(id=f"statement_{len(out) + 1:02d}", kind=kind, subject=subject, aspect=aspect,
+                                     stated=stated, count=count, sentence=sentence, page=page.page))
+    return out
+
+
+def components_of(sentence: str) -> tuple[str, str, str, str, str] | None:
+    """('components', whole, part noun, 'A, B, C', count) when the count printed equals the parts named."""
+    match = COMPONENTS.match(sentence.strip())
+    if not match:
+        return None
+    parts = [re.sub(r"^(?:(?:and|or)\s+)?(?:the\s+)?", "", p.strip(), flags=re.I).strip()
+             for p in re.split(r",\s*|\s+and\s+|\s+or\s+", match.group("list"))]
+    parts = [p for p in parts if p]
+    count = match.group("count")
+    expected = COUNT_WORDS.get(count.lower()) or int(count)
+    if len(parts) != expected or any(len(p.split()) > MAX_PART_WORDS or not re.match(r"[\w“\"]", p) for p in parts):
+        return None
+    whole = re.sub(r"^(?:An?|Its|Each)\s+", "the ", match.group("whole").strip())
+    whole = whole[0].lower() + whole[1:] if whole.startswith("The ") else whole
+    noun = f"{match.group('desc')}{match.group('noun')}".strip()
+    return "components", whole, noun, ", ".join(parts), count
+
+
+def definition_of(sentence: str) -> tuple[str, str, str, str, str] | None:
+    """('definition', term, 'definition', its first clause, '') for 'X refers to / is defined as / means Y'."""
+    text = re.sub(r"(\w)- (\w)", r"\1\2", re.sub(r"\s*\([^()]*\)", "", sentence.strip()))
+    match = DEFINITION.match(text)
+    if not match:
+        return None
+    term = match.group("term").strip().strip("“”\"‘’'")
+    words = term.split()
+    if (NOT_A_TERM.match(term) or len(words) > 5 or re.search(r"\d", term) or WEAK_TERM.match(term)
+            or any(w.lower() in TERM_STOP for w in words[1:]) or term.startswith("The ") and words[1][:1].islower()):
+        return None
+    definition = match.group("definition")
+    if re.match(r"^[^,]{0,60}?\bas\b", definition):
+        return None  # 'The AI RMF refers to an AI system as ...' names how it uses a term, not what the term is
+    clause = re.split(r"[;:]|,\s(?:which|and|but|including|such as|e\.g\.|whereas|while)\b|\s[—–]\s|\.\s",
+                      definition)[0]
+    if clause.count("“") != clause.count("”"):
+        clause = clause.replace("“", "").replace("”", "")
+    words = clause.strip().rstrip(".,").split()
+    if len(words) < 3:
+        return None
+    stated = " ".join(words[:MAX_DEFINITION_WORDS]) + (" ..." if len(words) > MAX_DEFINITION_WORDS else "")
+    return "definition", term, "definition", stated, ""

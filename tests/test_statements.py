@@ -1,0 +1,58 @@
+"""Statements read from prose: component lists whose count matches their parts, and definitions."""
+from pathlib import Path
+
+import pytest
+
+from mmeb_assets.facts.statements import components_of, definition_of
+
+SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+
+
+def test_a_whole_with_as_many_parts_as_it_counts():
+    found = components_of("The Framework Core consists of five concurrent and continuous Functions—Identify, "
+                          "Protect, Detect, Respond, Recover.")
+    assert found == ("components", "the Framework Core", "concurrent and continuous Functions",
+                     "Identify, Protect, Detect, Respond, Recover", "five")
+    parts = components_of("The Framework consists of three parts: the Framework Core, the Implementation Tiers, "
+                          "and the Framework Profiles.")
+    assert parts and parts[3] == "Framework Core, Implementation Tiers, Framework Profiles"
+
+
+@pytest.mark.parametrize("sentence", [
+    "The Framework consists of three parts: the Core and the Tiers.",  # two parts named, three counted
+    "The survey has four sections, and we report two of them here in detail today.",
+    "This approach includes five steps.",
+])
+def test_no_statement_when_the_parts_do_not_match_the_count(sentence):
+    assert components_of(sentence) is None
+
+
+def test_definitions_keep_their_first_clause():
+    found = definition_of("Risk tolerance refers to the organization’s or AI actor’s (see Appendix A) readiness "
+                          "to bear the risk in order to achieve its objectives.")
+    assert found == ("definition", "Risk tolerance", "definition",
+                     "the organization’s or AI actor’s readiness to bear the risk in order to achieve its objectives", "")
+    assert definition_of("Explainability refers to a representation of the mechanisms underlying AI systems’ oper- "
+                         "ation, whereas interpretability refers to the meaning of output.")[3] == \
+        "a representation of the mechanisms underlying AI systems’ operation"
+
+
+@pytest.mark.parametrize("sentence", [
+    "The AI RMF refers to an AI system as an engineered or machine-based system that can generate outputs.",
+    "This means that the results cannot be compared across the two years of the survey.",
+    "The Framework provides a means of expressing cybersecurity requirements to business partners.",
+    "The label no means that a comment did not contain a mention of a resource.",
+])
+def test_not_definitions(sentence):
+    assert definition_of(sentence) is None
+
+
+@pytest.mark.skipif(not (SEEDS / "nist-csf-1-1.pdf").is_file(), reason="needs ../shared/seeds/nist-csf-1-1.pdf")
+def test_the_csf_states_its_five_functions(tmp_path):
+    from mmeb_assets.facts.statements import statements
+    from mmeb_assets.ingestion.document import ingest_pdf
+
+    document = ingest_pdf(SEEDS / "nist-csf-1-1.pdf", tmp_path, "nist-csf")
+    found = {s.subject: s for s in statements(document)}
+    assert found["the Framework Core"].stated == "Identify, Protect, Detect, Respond, Recover"
+    assert found["the Framework Core"].page == 10
