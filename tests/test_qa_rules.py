@@ -187,3 +187,21 @@ def test_free_form_items_need_grounded_gold(index, items):
     assert stage1_answer(wrong, index).verdict == "not_knowable"
     number = free.model_copy(update={"gold": Gold(answer="77.7 points")})
     assert stage1_answer(number, index).verdict == "not_knowable"
+
+
+def test_mix_takes_the_documents_questions_first(items, index):
+    """Within each bucket of the document-first tasks, items resting on the seed go before workspace ones."""
+    from mmeb_assets.qa.grounding import PlanTrace, question_basis
+
+    kept, _ = validate_items(items, index)
+    trace = PlanTrace(index.plan)
+
+    def on_document(item) -> bool:
+        return question_basis(item, trace) == "document"
+
+    plain, _ = select_mix(kept, {"ER": 0.68, "CR": 0.26, "UNS": 0.05}, 30, SEED)
+    first, _ = select_mix(kept, {"ER": 0.68, "CR": 0.26, "UNS": 0.05}, 30, SEED, prefer=on_document)
+    share = lambda chosen: sum(map(on_document, chosen)) / len(chosen)
+    assert sum(map(on_document, kept)) > 0
+    assert share(first) > share(plain)
+    assert {i.task for i in first} == {i.task for i in plain}

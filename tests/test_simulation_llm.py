@@ -36,7 +36,7 @@ def scripted_replies(facts, config):
     err_drafts = rules_errors(org, items, invented, config, anchors, rng_for(SEED, "errors"), ch,
                               source_value_set(facts))
     errors = assemble_errors(err_drafts, items, invented, config)
-    evo = rules_evolving(org, config, anchors, rng_for(SEED, "evolving"), ch)
+    evo = rules_evolving(org, config, anchors, rng_for(SEED, "evolving"), ch, facts)
     decisions = rules_decisions(org, items, invented, errors, assemble_evolving(evo, config), config, anchors,
                                 rng_for(SEED, "decisions"), ch)
     return {

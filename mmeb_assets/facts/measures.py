@@ -132,6 +132,24 @@ def _words_before(text: str, limit: int) -> list[str]:
     return _clean(out)
 
 
+PREDICATE = re.compile(r"^\s*(?:were|was|are|is|had been|have been|has been)\s+((?:[a-z]+ed|[a-z]+en)\b[^,;:.()\d]*)")
+
+
+def _predicate(text: str, words: list[str]) -> list[str]:
+    """What is said of the counted group when it is what the share measures: '78 percent of FAA
+    employees were included in the pay system' -> 'included in the pay system' (at most 7 words)."""
+    if not words:
+        return []
+    rest = text[text.find(words[-1]) + len(words[-1]):] if words[-1] in text else ""
+    match = PREDICATE.match(rest)
+    if not match:
+        return []
+    tail = [w.strip(".,;:") for w in match.group(1).split()[:7]]
+    while tail and tail[-1].lower() in FUNCTION:
+        tail.pop()
+    return tail
+
+
 def subject_of(sentence: str, start: int, end: int, measure: str) -> str:
     """The named system, group or body the number belongs to (nearest acronym or CamelCase name
     before it, else after), with a year qualifier ('in 2004', 'fiscal year 2005') when one follows."""
@@ -159,6 +177,7 @@ def measure_of(sentence: str, start: int, end: int, previous: Measure | None = N
     in_match = re.match(r"^\s*in\s+(?!(?:fiscal|calendar)\b|(?:19|20)\d\d)", after)
     if unit == "%" and of_match:
         words = _words_after(after[of_match.end():], 10, clause=True)
+        words += _predicate(after[of_match.end():], words)
     elif in_match and unit and unit.split()[0] in CURRENCY.values():
         words = _words_after(after[in_match.end():], 6)  # '$450 million in incentive payments'
 

@@ -65,7 +65,7 @@ def components_of(sentence: str) -> tuple[str, str, str, str, str] | None:
         return None
     whole = re.sub(r"^(?:An?|Its|Each)\s+", "the ", match.group("whole").strip())
     whole = whole[0].lower() + whole[1:] if whole.startswith("The ") else whole
-    noun = f"{match.group('desc')}{match.group('noun')}".strip()
+    noun = match.group("noun")
     return "components", whole, noun, ", ".join(parts), count
 
 

@@ -10,6 +10,7 @@ from mmeb_assets.qa.evidence import ProjectIndex
 from mmeb_assets.qa.evidence_floors import raise_evidence_floors
 from mmeb_assets.qa.export import write_parquet, write_questions_jsonl
 from mmeb_assets.qa.generate import generate_rule_items, make_context
+from mmeb_assets.qa.grounding import PlanTrace, question_basis
 from mmeb_assets.qa.phrasing import scope_to_project
 from mmeb_assets.qa.mix import PAPER_MIX, achieved_mix, normalize_mix, select_mix
 from mmeb_assets.qa.quality import selection_bucket
@@ -113,7 +114,9 @@ def qa_validated(context: dg.AssetExecutionContext, config: QAValidationConfig, 
     validator = LLMValidator(llm, index) if use_llm else None
     kept, dropped = validate_items(qa_items.items, index, validator)
     bucket = selection_bucket(index)
-    selected, left_out = select_mix(kept, config.mix(), config.target_per_project, seed, bucket)
+    trace = PlanTrace(event_plan)
+    selected, left_out = select_mix(kept, config.mix(), config.target_per_project, seed, bucket,
+                                    prefer=lambda item: question_basis(item, trace) == "document")
     selected, left_out, swaps = raise_evidence_floors(selected, left_out, index, bucket)
     selected, left_out, shortcut_swaps = guard_shortcuts(selected, left_out, index, bucket)
     require_answerable_floor(seed, selected)
@@ -128,7 +131,10 @@ def qa_validated(context: dg.AssetExecutionContext, config: QAValidationConfig, 
     qa_set = QASet(seed_id=seed, provenance=provenance, items=selected, dropped=dropped,
                    n_candidates=len(qa_items.items), unselected=[i.id for i in left_out], target_mix=config.mix())
     drops = Counter(i.validation.category for i in dropped)
+    basis = Counter(question_basis(i, trace) for i in selected if i.answer_status == "answerable")
     return versioned(qa_set, {
+        "document_share": round(basis["document"] / max(1, sum(basis.values())), 4),
+        "rests_on": dg.MetadataValue.json(dict(sorted(basis.items()))),
         "kept": len(selected), "dropped": len(dropped), "passed_not_selected": len(left_out),
         "evidence_floor_swaps": swaps, "shortcut_swaps": len(shortcut_swaps),
         "shortcut_swaps_detail": dg.MetadataValue.md("\n".join(f"- {s}" for s in shortcut_swaps) or "none"),

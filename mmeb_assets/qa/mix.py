@@ -100,9 +100,19 @@ def _interleave(items: list[QAItem], bucket: Callable[[QAItem], str]) -> list[QA
     return _turns(inner, lambda i: keys[i.id].partition("|")[0])
 
 
-def _round_robin(items: list[QAItem], n: int, seed: str, bucket: Callable[[QAItem], str] | None) -> list[QAItem]:
+# Tasks whose items about the seed document go first within each bucket (see `select_mix`); temporal
+# conflicts are the drift of the team's own work facts by design, and unanswerables rest on nothing.
+DOCUMENT_FIRST = {"extraction", "attribution", "computation", "comparison", "interpretation", "cross_source_conflict"}
+
+
+def _round_robin(items: list[QAItem], n: int, seed: str, bucket: Callable[[QAItem], str] | None,
+                 prefer: Callable[[QAItem], bool] | None = None) -> list[QAItem]:
     by_task: dict[str, list[QAItem]] = defaultdict(list)
-    for item in sorted(items, key=lambda i: stable_rank(seed, "mix", i.id)):
+
+    def order(item: QAItem) -> tuple:
+        first = prefer is not None and item.task in DOCUMENT_FIRST and not prefer(item)
+        return first, stable_rank(seed, "mix", item.id)
+    for item in sorted(items, key=order):
         by_task[item.task].append(item)
     if bucket is not None:
         by_task = defaultdict(list, {t: _interleave(group, bucket) for t, group in by_task.items()})
@@ -117,12 +127,14 @@ def _round_robin(items: list[QAItem], n: int, seed: str, bucket: Callable[[QAIte
 
 
 def select_mix(items: list[QAItem], mix: dict[str, float], target: int, seed: str,
-               bucket: Callable[[QAItem], str] | None = evidence_shape) -> tuple[list[QAItem], list[QAItem]]:
+               bucket: Callable[[QAItem], str] | None = evidence_shape,
+               prefer: Callable[[QAItem], bool] | None = None) -> tuple[list[QAItem], list[QAItem]]:
     """(selected, left out). At least one item per task type when one exists.
 
     Within a task the items of each `bucket` (by default the evidence shape: 3+ records, two source
     types, plain) take turns, so the kept set spans evidence shapes rather than whatever a task's
-    most prolific family yields; None keeps the plain seeded order.
+    most prolific family yields; None keeps the plain seeded order. Within a bucket the items `prefer`
+    names (those resting on the seed document) come first, for the tasks of `DOCUMENT_FIRST`.
     """
     mix = normalize_mix(mix)
     by_cat: dict[str, list[QAItem]] = defaultdict(list)
@@ -133,7 +145,7 @@ def select_mix(items: list[QAItem], mix: dict[str, float], target: int, seed: st
         quota[cat] = max(quota.get(cat, 0), len({i.task for i in group}))
     chosen: list[QAItem] = []
     for cat, group in by_cat.items():
-        chosen += _round_robin(group, quota[cat], seed, bucket)
+        chosen += _round_robin(group, quota[cat], seed, bucket, prefer)
     chosen_ids = {i.id for i in chosen}
     order = {t: n for n, t in enumerate(TASKS)}
     selected = sorted(chosen, key=lambda i: (order[i.task], i.id))

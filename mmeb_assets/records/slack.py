@@ -39,6 +39,18 @@ def _cols_for(ctx: RenderContext, event: Event) -> list[P]:
     return parts
 
 
+def _statement_parts(item, event: Event) -> list[P]:
+    """A statement of the source document quoted as the team looks it up: its parts, or its definition."""
+    values = list(item.values.items())
+    said = [(v, v in event.must_contain) for _c, v in values]
+    if len(values) == 2:  # components: the parts, then their count
+        (aspect, parts), (_count_col, count) = values
+        return [(f"Checked the source document: {item.label} consists of ", False), (count, said[1][1]),
+                (f" {aspect}: ", False), (parts, said[0][1]), (".", False)]
+    term = item.label.removeprefix("the term ").strip("'")
+    return [(f"From the source document, for our glossary: {term} refers to ", False), said[0], (".", False)]
+
+
 def _label(ctx: RenderContext, event: Event) -> str:
     item = item_ref(ctx, event)
     if item:
@@ -88,6 +100,8 @@ def compose(ctx: RenderContext, event: Event) -> list[P]:
         return [(f"Measured {_error_subject(ctx, err)}: ", False), (err.wrong_value, True), (".", False)]
     if kind == "result_posted" and not event.must_contain and _label(ctx, event):
         return [(f"{_label(ctx, event)} finished; the numbers are in the table screenshot below.", False)]
+    if kind == "result_posted" and (item := item_ref(ctx, event)) is not None and item.kind == "statement":
+        return _statement_parts(item, event)
     if kind in ("result_posted", "error_slipped") and _label(ctx, event):
         return [(f"{_label(ctx, event)} finished: ", False), *_cols_for(ctx, event), (".", False)]
     if kind == "error_noticed" and err:

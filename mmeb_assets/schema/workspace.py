@@ -78,7 +78,7 @@ class Organization(StageArtifact):
         return next(c for c in self.channels if c.id == channel_id)
 
 
-ItemKind = Literal["baseline", "progression", "release", "analysis", "chronological"]
+ItemKind = Literal["baseline", "progression", "release", "analysis", "chronological", "statement"]
 
 
 class PlanItem(BaseModel):

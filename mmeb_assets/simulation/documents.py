@@ -184,7 +184,7 @@ class DocumentPlanner:
                 doc.pixel_only_values = [version.value]
 
     def run_logs(self) -> None:
-        typed = [i for i in self.items if not i.pictured]   # a log is text: it would type a pictured value
+        typed = [i for i in self.items if not i.pictured and i.kind != "statement"]  # a log types a run's values
         picks = [i for i in typed if i.kind == "release"][:1] + [i for i in typed if i.kind in (
             "progression", "chronological")][:1]
         picks = picks or typed[:1]

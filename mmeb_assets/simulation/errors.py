@@ -73,10 +73,13 @@ class ErrorPlanner:
         return to_frac(self.config, when)
 
     def _candidates(self, latest: float, kinds: tuple[str, ...]) -> list[tuple[PlanItem, str]]:
+        """(item, column) pairs a slip can hit: numeric results; a statement's definition (misquoted with
+        another term's) when `kinds` takes statements."""
         out = []
         for item in self.items.values():
             if item.kind in kinds and self.frac(item.completed_at) < latest:
-                out += [(item, col) for col in numeric_cells(item) if f"{item.id}:{col}" not in self.used_targets
+                cols = ["definition"] if item.kind == "statement" and "definition" in item.values else numeric_cells(item)
+                out += [(item, col) for col in cols if f"{item.id}:{col}" not in self.used_targets
                         and len(item.values[col]) >= 3]
         return out
 
@@ -90,8 +93,10 @@ class ErrorPlanner:
             return None
         if kind == "stale_value":
             return self._stale()
-        cands = self._candidates(latest, ("baseline", "progression", "chronological", "analysis"))
+        kinds = ("baseline", "progression", "chronological", "analysis") + (("statement",) if kind == "wrong_row" else ())
+        cands = self._candidates(latest, kinds)
         rng.shuffle(cands)
+        cands.sort(key=lambda c: c[0].kind != "statement")  # a misquoted statement before a misread row
         for item, col in cands:
             value = item.values[col]
             if kind == "swapped_digits":

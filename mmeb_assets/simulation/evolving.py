@@ -2,27 +2,31 @@
 from __future__ import annotations
 
 import random
+import re
+from dataclasses import dataclass
 
+from mmeb_assets.schema.source import SourceFacts
 from mmeb_assets.schema.workspace import EvolvingFact, FactVersion, Organization
 from mmeb_assets.simulation.config import SimulationConfig, slot_time
 from mmeb_assets.simulation.drafts import EvolvingDraft, VersionDraft
 from mmeb_assets.simulation.schedule import Anchors, _slot
 from mmeb_assets.simulation.timeline import worktime
 
-# Subjects name the project's customer: the retrieval workspace holds every project, so a subject
-# shared by all projects of an archetype would make the same question ask about 30 different facts.
+# Subjects name the project's own work, drawn from its seed (`SeedWork`: the method or report it builds
+# on, a part of the document the team reviews), else its customer: the retrieval workspace holds every
+# project, so a subject shared by all projects of an archetype would ask about 30 different facts.
 OPTIONS = {
-    "research_lab": ("hosting option for the {customer} pilot", ["single on-prem GPU node", "managed cloud endpoint",
+    "research_lab": ("hosting option for the {work} pilot", ["single on-prem GPU node", "managed cloud endpoint",
                                                       "customer VPC deployment"]),
-    "analysis_firm": ("format of the {customer} deliverable", ["slide deck only", "written report plus deck",
+    "analysis_firm": ("format of the {work} deliverable", ["slide deck only", "written report plus deck",
                                                            "report, deck and indicator dashboard"]),
 }
 # (subject, value format, (low, high, step)): the three values are drawn per project, so no value or
 # change ("1,200 -> 1,500 respondents") recurs across projects for a model to learn.
-BUDGET = {"research_lab": ("GPU budget for the final {customer} sweep", "{:,} GPU-hours", (80, 400, 10)),
-          "analysis_firm": ("fieldwork budget for {customer}", "EUR {:,}", (12000, 60000, 500))}
-SIZE = {"research_lab": ("evaluation sample for the {customer} demo", "{:,} queries", (1000, 8000, 250)),
-        "analysis_firm": ("survey sample size for {customer}", "{:,} respondents", (600, 4000, 50))}
+BUDGET = {"research_lab": ("GPU budget for the final {work} sweep", "{:,} GPU-hours", (80, 400, 10)),
+          "analysis_firm": ("fieldwork budget for the {work} study", "EUR {:,}", (12000, 60000, 500))}
+SIZE = {"research_lab": ("evaluation sample for the {work} demo", "{:,} queries", (1000, 8000, 250)),
+        "analysis_firm": ("survey sample size for the {work} study", "{:,} respondents", (600, 4000, 50))}
 
 
 def drawn_values(rng: random.Random, fmt: str, low: int, high: int, step: int) -> list[str]:
@@ -39,10 +43,39 @@ def _v(config, frac, channel, speaker, value, note, cause) -> VersionDraft:
     return VersionDraft(value=value, at=_slot(config, frac), channel=channel, speaker=speaker, note=note, cause=cause)
 
 
+BOILERPLATE_SECTION = re.compile(r"^(?:\d[\d.]*\s*)?(?:introduction|conclusions?|summary|references|abstract|"
+                                 r"acknowledge?ments?|related works?|background|appendix|overview|contents|foreword|"
+                                 r"executive summary|discussion|future work)\b", re.I)
+
+
+@dataclass(frozen=True)
+class SeedWork:
+    """What the project works on, in its seed's words: `work` names the whole ('SPECTER', 'the AI RMF'),
+    `part` one piece of it a person can own ('Risk tolerance', 'Table 3 results')."""
+
+    work: str = ""
+    part: str = ""
+
+    @classmethod
+    def of(cls, facts: SourceFacts | None) -> "SeedWork":
+        if facts is None:
+            return cls()
+        name = facts.textual.method_name.strip()
+        work = name if 0 < len(name.split()) <= 5 and len(name) <= 40 else ""
+        sections = [s for s in facts.sections if 0 < len(s.split()) <= 6 and not BOILERPLATE_SECTION.match(s)]
+        parts = ([s.subject for s in facts.statements if s.kind == "components"] + sections
+                 + [f"'{s.subject}' definition" for s in facts.statements if s.kind == "definition"])
+        part = next((p for p in parts if p.lower() != work.lower()), "")
+        return cls(work, part)
+
+
 class EvolvingPlanner:
     def __init__(self, org: Organization, config: SimulationConfig, anchors: Anchors, rng: random.Random,
-                 channels: dict[str, str]):
+                 channels: dict[str, str], seed_work: SeedWork | None = None):
         self.org, self.config, self.a, self.rng, self.ch = org, config, anchors, rng, channels
+        seed_work = seed_work or SeedWork()
+        self.work = seed_work.work or org.customer.name
+        self.part = seed_work.part
         workers = [p.id for p in org.people if p.id not in (org.lead_id, org.pm_id, org.late_joiner_id)]
         self.workers = workers
 
@@ -52,17 +85,19 @@ class EvolvingPlanner:
     def owner(self) -> EvolvingDraft:
         org, u = self.org, self.rng.uniform
         first, second = self.workers[0], self.workers[-1] if len(self.workers) > 1 else org.lead_id
-        subject = f"owner of the {org.customer.name} acceptance checklist"
+        subject = (f"owner of the {self.part} review for {self.work}" if self.part
+                   else f"owner of the {org.customer.name} acceptance checklist")
         # an early joiner (late_joiner_day 1 of a long window) still takes the checklist last
         start = u(0.02, 0.06)
         moved = u(0.25, self.a.joiner - 0.03) if self.a.joiner > 0.3 else u(0.08, 0.12)
         taken = max(self.a.joiner + u(0.05, 0.09), moved + 0.03)
+        task = f"the {self.part} review" if self.part else "the acceptance checklist"
         vs = [_v(self.config, start, self.ch["results"], org.pm_id, self.name(first),
-                 f"{org.person(first).first_name} takes the acceptance checklist to start with.", "initial"),
+                 f"{org.person(first).first_name} takes {task} to start with.", "initial"),
               _v(self.config, moved, self.ch["leads"], org.lead_id, self.name(second),
-                 f"{org.person(first).first_name} is needed on the runs, so the checklist moves.", "change"),
+                 f"{org.person(first).first_name} is needed on the runs, so {task} moves.", "change"),
               _v(self.config, taken, self.ch["results"], org.pm_id,
-                 self.name(org.late_joiner_id), "The new joiner takes the checklist as a first task.", "change")]
+                 self.name(org.late_joiner_id), f"The new joiner takes {task} as a first task.", "change")]
         return EvolvingDraft(id="", kind="owner", subject=subject, versions=vs)
 
     def deadline(self) -> EvolvingDraft:
@@ -70,7 +105,7 @@ class EvolvingPlanner:
         pre_read = worktime(self.config, self.a.milestone_b - 0.14).replace(hour=12, minute=0)
         moved = worktime(self.config, self.a.milestone_b - 0.14 + 1 / self.config.days).replace(hour=10, minute=0)
         wrong = pre_read.replace(hour=9, minute=0)
-        subject = f"deadline for the pre-read sent to {org.customer.contact}"
+        subject = f"deadline for the {self.work} pre-read sent to {org.customer.contact}"
         vs = [_v(self.config, u(0.03, 0.08), self.ch["customer"], org.pm_id, fmt_deadline(pre_read),
                  "Pre-read goes out a day before the delivery.", "initial"),
               _v(self.config, u(0.22, 0.3), self.ch["results"], org.report_author_id, fmt_deadline(wrong),
@@ -85,7 +120,7 @@ class EvolvingPlanner:
     def _sequence(self, kind: str, spec: tuple[str, list[str]], speaker: str, channel: str, lo: float,
                   hi: float) -> EvolvingDraft:
         """Two to four versions at drawn times; values cycle through the spec's (a settled value may return)."""
-        subject, values = spec[0].format(customer=self.org.customer.name), spec[1]
+        subject, values = spec[0].format(customer=self.org.customer.name, work=self.work), spec[1]
         n = self.rng.choice([2, 2, 3, 3, 4])
         fracs = sorted(self.rng.uniform(lo, hi) for _ in range(n))
         for i in range(1, n):
@@ -102,7 +137,7 @@ class EvolvingPlanner:
 
     def option(self) -> EvolvingDraft:
         template, values = OPTIONS[self.org.archetype]
-        subject = template.format(customer=self.org.customer.name)
+        subject = template.format(customer=self.org.customer.name, work=self.work)
         first, last = self.rng.sample(values, 2)
         return self._sequence("option", (subject, [first, last, first]), self.org.lead_id, self.ch["leads"], 0.05,
                               self.a.report_v2 - 0.05)
@@ -115,18 +150,18 @@ class EvolvingPlanner:
 
     def name_fact(self) -> EvolvingDraft:
         code = self.org.project_codename
-        subject = (f"name of the build shown to {self.org.customer.name}" if self.org.archetype == "research_lab"
-                   else f"title of the {self.org.customer.name} report")
+        subject = (f"name of the {self.work} build shown to {self.org.customer.name}" if self.org.archetype == "research_lab"
+                   else f"title of the {self.work} report for {self.org.customer.name}")
         values = ([f"{code} Preview", f"{code} Pilot", f"{code} Pilot Edition"] if self.org.archetype == "research_lab"
                   else [f"{code} Interim Findings", f"{code} Outlook Brief", f"{code} Outlook"])
         return self._sequence("name", (subject, values), self.org.pm_id, self.ch["customer"], 0.1, 0.8)
 
 
 def rules_evolving(org: Organization, config: SimulationConfig, anchors: Anchors, rng: random.Random,
-                   channels: dict[str, str]) -> list[EvolvingDraft]:
+                   channels: dict[str, str], facts: SourceFacts | None = None) -> list[EvolvingDraft]:
     """Which facts drift is drawn per project (kinds and their order), as are how often and when each
     moves (`_sequence`), so no two projects share a drift history."""
-    planner = EvolvingPlanner(org, config, anchors, rng, channels)
+    planner = EvolvingPlanner(org, config, anchors, rng, channels, SeedWork.of(facts))
     first_kind = rng.choice(["budget", "size"])
     builders = {"owner": planner.owner, "deadline": planner.deadline, "option": planner.option,
                 first_kind: lambda: planner.budget_or_size(first_kind), "name": planner.name_fact,

@@ -112,15 +112,14 @@ def make_label(kind: str, row_label: str, values: dict[str, str]) -> str:
 def source_rows(facts: SourceFacts, archetype: str) -> list[dict]:
     """Every usable table row, then (when tables give fewer than `PROSE_BELOW` rows) the prose claims
     whose numbers the tables do not already print: kind, label and exact printed values, in order.
-    Fewer than `REVIEW_BELOW` rows: the document's statements follow (`statement_items`), and if still
-    fewer, reviews of its sections (`reviews`)."""
+    Fewer than `REVIEW_BELOW` rows: the document's statements follow (`statement_items`), or, for a
+    document that states none, reviews of its sections (`reviews`)."""
     rows = table_rows(facts, archetype)
     if len(rows) < PROSE_BELOW:
         rows += claim_rows(facts, archetype, rows)
     if len(rows) < REVIEW_BELOW:
-        rows += statement_rows(facts, archetype)
-    if len(rows) < REVIEW_BELOW:
-        rows += review_rows(facts, archetype)
+        stated = statement_rows(facts, archetype)
+        rows += stated or review_rows(facts, archetype)  # reviews: only for a document that states nothing
     return first_of_each_label(rows)
 
 
@@ -268,7 +267,7 @@ def select_rows(rows: list[dict], max_items: int) -> list[dict]:
     return [r for r in rows if id(r) in chosen]
 
 
-KIND_ORDER = {"baseline": 0, "progression": 1, "chronological": 1, "analysis": 2, "release": 3}
+KIND_ORDER = {"baseline": 0, "progression": 1, "chronological": 1, "analysis": 2, "statement": 2, "release": 3}
 
 
 def item_drafts(rows: list[dict], archetype: str) -> list[ItemDraft]:

@@ -130,7 +130,7 @@ def build_event_plan_rules(facts: SourceFacts, org: Organization, *, random_seed
     error_drafts = repair_errors(error_drafts, org, items, invented, config, anchors,
                                  rng_for(random_seed, "errors-repair"), ch, taken)
     errors = assemble_errors(error_drafts, items, invented, config)
-    evo_drafts = drafts.get("evolving") or rules_evolving(org, config, anchors, rng_for(random_seed, "evolving"), ch)
+    evo_drafts = drafts.get("evolving") or rules_evolving(org, config, anchors, rng_for(random_seed, "evolving"), ch, facts)
     evolving = mark_pictured_facts(assemble_evolving(evo_drafts, config), rng_for(random_seed, "pictured-facts"))
     dec_drafts = drafts.get("decisions") or rules_decisions(org, items, invented, errors, evolving, config, anchors,
                                                             rng_for(random_seed, "decisions"), ch)

@@ -104,7 +104,7 @@ def schedule_items(items: list[ItemDraft], org: Organization, config: Simulation
     for kind in ("progression", "chronological"):
         for it, f in zip(groups.get(kind, []), _spread(len(groups.get(kind, [])), 0.1, v1 - 0.04, rng)):
             fracs[it.id] = f
-    analysis = groups.get("analysis", [])
+    analysis = groups.get("analysis", []) + groups.get("statement", [])  # statements are looked up like analyses
     early = len(analysis) // 2
     for it, f in zip(analysis[:early], _spread(early, 0.18, v1 - 0.03, rng)):
         fracs[it.id] = f

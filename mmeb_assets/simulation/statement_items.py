@@ -25,11 +25,10 @@ def statement_values(facts: SourceFacts, index: int | None) -> dict[str, str] | 
 
 def statement_rows(facts: SourceFacts, archetype: str) -> list[dict]:
     """Statements as plan rows (table_id `STATEMENT_TABLE`, row_index = statement number)."""
-    kind = "analysis" if archetype == "analysis_firm" else "progression"
     rows = []
     for index, statement in enumerate(facts.statements):
         values = statement_values(facts, index) or {}
         label = statement.subject if statement.kind == "components" else f"the term '{statement.subject}'"
-        rows.append({"kind": kind, "label": label, "values": values, "table_id": STATEMENT_TABLE,
+        rows.append({"kind": "statement", "label": label, "values": values, "table_id": STATEMENT_TABLE,
                      "row_index": index, "dataset": ""})
     return rows

@@ -17,13 +17,16 @@ MAX_CELLS = 10
 
 def generate(ctx: GenContext) -> list[QAItem]:
     cells = _cells(ctx)
-    return cells + (_text_cells(ctx) if len(cells) < MAX_CELLS // 2 else []) + _pictures(ctx) + _invented(ctx)
+    few = len(cells) < MAX_CELLS // 2
+    return cells + _text_cells(ctx, statements_only=not few) + _pictures(ctx) + _invented(ctx)
 
 
-def _text_cells(ctx: GenContext) -> list[QAItem]:
-    """Non-numeric cells (names, codes, categories) for projects whose tables hold few numbers."""
+def _text_cells(ctx: GenContext, statements_only: bool = False) -> list[QAItem]:
+    """Non-numeric cells (names, codes, categories) for projects whose tables hold few numbers; the
+    document's statements (their parts, their definitions) always."""
     index, out = ctx.index, []
-    cells = [(item, col, cell.strip()) for item in index.plan.items for n, (col, cell) in enumerate(item.values.items())
+    items = [i for i in index.plan.items if i.kind == "statement" or not statements_only]
+    cells = [(item, col, cell.strip()) for item in items for n, (col, cell) in enumerate(item.values.items())
              if cell.strip() and not is_numeric_cell(cell) and f"{item.id}:{col}" not in index.errors_by_target
              and cell.strip().lower() not in item.label.lower()]
     values = Counter(v for _, _, v in cells)
