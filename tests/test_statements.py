@@ -56,3 +56,15 @@ def test_the_csf_states_its_five_functions(tmp_path):
     found = {s.subject: s for s in statements(document)}
     assert found["the Framework Core"].stated == "Identify, Protect, Detect, Respond, Recover"
     assert found["the Framework Core"].page == 10
+
+
+def test_a_list_ends_where_a_relative_clause_starts():
+    found = components_of("The flight control system for 737 MAX airplanes includes two flight control computers, "
+                          "FCC A and FCC B, which process inputs from the pilots and aircraft sensors.")
+    assert found and found[2:] == ("flight control computers", "FCC A, FCC B", "two")
+
+
+def test_a_glossary_entry_with_a_colon_is_a_definition():
+    found = definition_of("Transparency: refers to the communication of appropriate information about an AI system "
+                          "to relevant people, in a way that they understand.")
+    assert found and found[1] == "Transparency" and found[3].startswith("the communication of appropriate information")

@@ -21,7 +21,7 @@ COMPONENTS = re.compile(
     r"(?P<count>two|three|four|five|six|seven|eight|nine|ten|[2-9])\s+(?P<desc>(?:[\w-]+ ){0,5}?)"
     r"(?P<noun>[A-Za-z][\w-]*s)\s*(?::|—|–|--|,)\s*(?P<list>[^:;]+?)\.?$")
 DEFINITION = re.compile(
-    r"^(?P<term>(?:[“\"‘'][^”\"’']{2,50}[”\"’']|(?:The |An? )?[A-Z][\w’'\- ]{1,50}?))\s+(?:refers to|is defined as|"
+    r"^(?P<term>(?:[“\"‘'][^”\"’']{2,50}[”\"’']|(?:The |An? )?[A-Z][\w’'\- ]{1,50}?)):?\s+(?:refers to|is defined as|"
     r"means|is the term for)\s+(?P<definition>.{12,})$")
 NOT_A_TERM = re.compile(r"^(?:this|that|it|these|those|which|there|here|such|what|the (?:above|following))\b", re.I)
 WEAK_TERM = re.compile(r"^(?:the )?(?:term|label|word|score|value|symbol|variable|notation)\b", re.I)
@@ -56,8 +56,9 @@ def components_of(sentence: str) -> tuple[str, str, str, str, str] | None:
     match = COMPONENTS.match(sentence.strip())
     if not match:
         return None
+    listed = re.split(r",\s*(?:which|that|who|where|each|both|all of which)\b", match.group("list"))[0]
     parts = [re.sub(r"^(?:(?:and|or)\s+)?(?:the\s+)?", "", p.strip(), flags=re.I).strip()
-             for p in re.split(r",\s*|\s+and\s+|\s+or\s+", match.group("list"))]
+             for p in re.split(r",\s*|\s+and\s+|\s+or\s+", listed)]
     parts = [p for p in parts if p]
     count = match.group("count")
     expected = COUNT_WORDS.get(count.lower()) or int(count)
@@ -65,7 +66,9 @@ def components_of(sentence: str) -> tuple[str, str, str, str, str] | None:
         return None
     whole = re.sub(r"^(?:An?|Its|Each)\s+", "the ", match.group("whole").strip())
     whole = whole[0].lower() + whole[1:] if whole.startswith("The ") else whole
-    noun = match.group("noun")
+    desc = match.group("desc").split()
+    keep = len(desc) <= 3 and not {"and", "or", "key", "main", "major", "following"} & {w.lower() for w in desc}
+    noun = " ".join([*desc, match.group("noun")]) if keep else match.group("noun")  # 'flight control computers
     return "components", whole, noun, ", ".join(parts), count
 
 
