@@ -313,7 +313,8 @@ def _options(item: QAItem) -> tuple[str, str] | None:
 def _choice(item: QAItem, candidate: str) -> Verdict:
     options = _options(item)
     gold = (item.gold.value or "").strip().lower()
-    chosen = next(o for o in options if at.name_tokens(o) == at.name_tokens(gold) or gold in o.lower().split())
+    chosen = next((o for o in options if at.name_tokens(o) == at.name_tokens(gold)), None) or \
+        next(o for o in options if gold in o.lower().split())  # 'Agree' is not 'Agree Strongly'
     other = options[1] if chosen == options[0] else options[0]
     at_chosen, at_other = _mentions(chosen, other, candidate), _mentions(other, chosen, candidate)
     if not at_chosen and not at_other:

@@ -61,6 +61,26 @@ def find_duplicates(items: list[QAItem]) -> list[str]:
            [f"duplicate id: {i}" for i, n in ids.items() if n > 1]
 
 
+def find_gold_problems(items: list[QAItem]) -> list[str]:
+    """Golds the benchmark's own judge would reject, and gold values that do not appear in their answer
+    (a value cut at a thousands comma, 'EUR 27,' for 'EUR 27,000', scores a right answer wrong)."""
+    from mmeb_assets.evaluation.judge import judge_rules
+
+    out = []
+    for item in items:
+        if item.answer_status != "answerable":
+            continue
+        value = (item.gold.value or "").strip()
+        # a list or role gold: each member; a signed difference is written '3 lower'
+        members = [m.strip().lstrip("+-−") for m in value.split(";") if m.strip()]
+        if any(normalize(m) not in normalize(item.gold.answer) for m in members):
+            out.append(f"{item.id}: gold value {value!r} is not in its answer {item.gold.answer[:60]!r}")
+        verdict = judge_rules(item, item.gold.answer)
+        if not verdict.correct:
+            out.append(f"{item.id}: the judge rejects its own gold ({verdict.code})")
+    return out
+
+
 def find_missing_tasks(items: list[QAItem]) -> list[str]:
     present = {i.task for i in items}
     return [t for t in TASKS if t not in present]
@@ -116,5 +136,14 @@ def benchmark_cross_project_duplicates(benchmark: Benchmark) -> dg.AssetCheckRes
     return _result(findings, severity=dg.AssetCheckSeverity.WARN)
 
 
-QA_CHECKS = [qa_no_leak, qa_evidence_ids_exist, qa_answerable_have_evidence, qa_no_duplicates, qa_task_coverage,
-             benchmark_integrity, benchmark_cross_project_duplicates]
+@dg.asset_check(asset=qa_validated, blocking=False,
+                description="every gold answer is judged right by the rules judge, its value printed in it")
+def qa_gold_judged_right(context: dg.AssetCheckExecutionContext, qa_validated) -> dg.AssetCheckResult:
+    items = [i for v in _own(qa_validated, context).values() for i in _items(v)]
+    findings = find_gold_problems(items)
+    answerable = sum(1 for i in items if i.answer_status == "answerable")
+    return _result(findings, severity=dg.AssetCheckSeverity.WARN, answerable=answerable)
+
+
+QA_CHECKS = [qa_no_leak, qa_gold_judged_right, qa_evidence_ids_exist, qa_answerable_have_evidence, qa_no_duplicates,
+             qa_task_coverage, benchmark_integrity, benchmark_cross_project_duplicates]

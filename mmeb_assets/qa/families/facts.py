@@ -107,7 +107,7 @@ def _peaks(ctx: GenContext) -> list[QAItem]:
         top = fact.versions[trough if low else peak]
         q = f"What was the {'lowest' if low else 'highest'} value the {fact.subject} took during the week?"
         unit = _unit(top.value) or ""
-        bare = top.value[: len(top.value) - len(unit)].strip() if unit else top.value
+        bare = _without_unit(top.value, unit)
         out.append(draft(
             ctx, "comparison", "comparison.fact_peak", q, f"{top.value} (stated on {when(top.time)})", value=bare,
             unit=unit,
@@ -170,3 +170,13 @@ def interpretation(ctx: GenContext) -> list[QAItem]:
                                   fact_key=fact.id, premise_values=[claim]),
         ))
     return out
+
+
+def _without_unit(value: str, unit: str) -> str:
+    """'45,500' from 'EUR 45,500' (a currency leads) and from '45,500 respondents' (a count follows)."""
+    text = value.strip()
+    if unit and text.startswith(unit):
+        return text[len(unit):].strip()
+    if unit and text.endswith(unit):
+        return text[: len(text) - len(unit)].strip()
+    return text
