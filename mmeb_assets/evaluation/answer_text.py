@@ -12,7 +12,7 @@ from dataclasses import dataclass
 ABSTENTION = re.compile(
     r"\b(not (?:been |be )?(?:established|stated|specified|mentioned|available|provided|given|reported|found|"
     r"recorded|documented|known|determin\w*|clear|possible to \w+|in the records)|cannot (?:be )?(?:determin\w*|"
-    r"establish\w*|answer\w*|tell|find|confirm\w*|say)|can ?not be|can't (?:tell|say|find|determine|answer)|"
+    r"establish\w*|answer\w*|tell|find|confirm\w*|say)|can ?not be|can't (?:be )?(?:tell|say|find|determined?|answered|established)|"
     r"unable to|no (?:information|record|mention|data|evidence|indication|such|way to (?:tell|know))|"
     r"insufficient|unknown|(?:does|do|did)(?: not|n't) (?:say|state|mention|specify|appear|exist|establish|contain|"
     r"give|include|show|record|report|cover|list|have)|there (?:is|are|was|were) no|there's no|none of the records|"
@@ -37,7 +37,8 @@ UP = re.compile(r"\b(higher|larger|greater|bigger|more|increas\w*|grew|grow\w*|r
                 r"above|exceed\w*|went up|raised|ahead|leads?|beats?|outperform\w*)\b", re.I)
 DOWN = re.compile(r"\b(lower|smaller|less|fewer|decreas\w*|drop\w*|fell|fall\w*|shr[au]nk|shrink\w*|down|"
                   r"declin\w*|reduc\w*|below|cut|trail\w*|lag\w*|behind|underperform\w*)\b", re.I)
-YES = re.compile(r"^\W*(yes|yep|yeah|correct|true|indeed|supported|it does|it did|they do|they did)\b", re.I)
+YES = re.compile(r"^\W*(yes|yep|yeah|correct|true|indeed|supported|it does|it did|they do|they did|it'?s true|"
+                 r"that'?s (?:right|true|correct)|it is true|(?:the claim|it) holds)\b", re.I)
 NO = re.compile(r"^\W*(no|nope|not|false|incorrect|unsupported|it does not|it doesn't|it did not|it didn't|"
                 r"they do not)\b", re.I)
 YES_ANYWHERE = re.compile(r"\b(is supported|are supported|supports? the claim|was up to date|is up to date|"
