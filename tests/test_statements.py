@@ -68,3 +68,8 @@ def test_a_glossary_entry_with_a_colon_is_a_definition():
     found = definition_of("Transparency: refers to the communication of appropriate information about an AI system "
                           "to relevant people, in a way that they understand.")
     assert found and found[1] == "Transparency" and found[3].startswith("the communication of appropriate information")
+
+
+def test_means_as_a_noun_is_no_definition():
+    assert definition_of("Confirmation codes sent by means other than physical mail SHALL be valid for a maximum "
+                         "of 10 minutes.") is None

@@ -25,7 +25,8 @@ DEFINITION = re.compile(
     r"means|is the term for)\s+(?P<definition>.{12,})$")
 NOT_A_TERM = re.compile(r"^(?:this|that|it|these|those|which|there|here|such|what|the (?:above|following))\b", re.I)
 WEAK_TERM = re.compile(r"^(?:the )?(?:term|label|word|score|value|symbol|variable|notation)\b", re.I)
-TERM_STOP = {"a", "an", "the", "is", "are", "was", "were", "has", "have", "can", "will", "provides", "this", "that"}
+TERM_STOP = {"a", "an", "the", "is", "are", "was", "were", "has", "have", "can", "will", "provides", "this", "that",
+             "by", "of", "for", "to", "with", "from", "in", "on", "at"}
 MAX_PART_WORDS = 6
 MAX_DEFINITION_WORDS = 18
 
