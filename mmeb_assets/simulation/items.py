@@ -110,16 +110,16 @@ def make_label(kind: str, row_label: str, values: dict[str, str]) -> str:
 
 
 def source_rows(facts: SourceFacts, archetype: str) -> list[dict]:
-    """Every usable table row, then (when tables give fewer than `PROSE_BELOW` rows) the prose claims
-    whose numbers the tables do not already print: kind, label and exact printed values, in order.
-    Fewer than `REVIEW_BELOW` rows: the document's statements follow (`statement_items`), or, for a
-    document that states none, reviews of its sections (`reviews`)."""
+    """Every usable table row, then (when tables give fewer than `PROSE_BELOW` rows) the document's
+    statements (`statement_items`) and the prose claims whose numbers the tables do not already print:
+    kind, label and exact printed values, in order. Fewer than `REVIEW_BELOW` rows from a document that
+    states nothing: reviews of its sections (`reviews`)."""
     rows = table_rows(facts, archetype)
+    stated = statement_rows(facts, archetype) if len(rows) < PROSE_BELOW else []
     if len(rows) < PROSE_BELOW:
-        rows += claim_rows(facts, archetype, rows)
-    if len(rows) < REVIEW_BELOW:
-        stated = statement_rows(facts, archetype)
-        rows += stated or review_rows(facts, archetype)  # reviews: only for a document that states nothing
+        rows += stated + claim_rows(facts, archetype, rows)
+    if len(rows) < REVIEW_BELOW and not stated:
+        rows += review_rows(facts, archetype)  # only for a document that states nothing
     return first_of_each_label(rows)
 
 
