@@ -268,3 +268,22 @@ def test_worked_examples_give_no_facts(sentence, facts):
     tally = Tally()
     assert len(_number_facts(sentence, 1, tally)) == facts
     assert (tally.counts.get("example", 0) > 0) == (facts == 0)
+
+
+@pytest.mark.parametrize("sentence,value,reason", [
+    ("3 http://www.whitehouse.gov/omb/circulars/a130.html 4 http://csrc.nist.gov/drivers/documents/FISMA-final.pdf", "4",
+     "numbering"),
+    ("NIST Special Publication 800-30, 54 pages (July 2002)", "54", "citation"),
+    ("Increase the delay with each attempt (e.g., 1 minute before the following failed attempt).", "1", "example"),
+])
+def test_footnote_links_page_counts_and_illustrations(sentence, value, reason):
+    assert _reason(sentence, value) == reason
+
+
+def test_requirement_keywords_and_cited_numbers_name_no_subject():
+    from mmeb_assets.facts.prose import Tally, _number_facts
+
+    facts = _number_facts("The key SHALL provide the strength specified in SP 800-131A (112 bits as of this date).", 1, Tally())
+    assert [(f.value, f.subject) for f in facts] == [("112", "")]
+    facts = _number_facts("Look-up secrets having at least 112 bits of entropy SHALL be hashed.", 1, Tally())
+    assert [f.measure for f in facts] == ["bits of entropy"]

@@ -52,6 +52,10 @@ UNIT_RE = re.compile(r"^(?:%|\s?(?:(?P<scale>thousand|million|billion|trillion|b
 WORD = re.compile(r"[A-Za-z][A-Za-z’'\-/@&.]*[A-Za-z0-9]|[A-Za-z]")
 BOUNDARY = re.compile(r"[,;:()\[\]\"“”]|\s[-–—]\s")
 SUBJECT_RE = re.compile(r"\b(?:[A-Z][a-z]*[A-Z][A-Za-z\-]*|[A-Z]{2,}[a-z]?s?)\b")
+COMPARATIVES = {"better", "worse", "higher", "lower", "more", "less", "fewer", "greater", "smaller", "larger"}
+# requirement keywords (RFC 2119) and the prefixes of cited document numbers ('SP 800-131A', 'ISO/IEC 2382')
+NOT_A_SUBJECT = {"SHALL", "MUST", "MAY", "SHOULD", "NOT", "REQUIRED", "RECOMMENDED", "OPTIONAL", "SP", "IEC", "ISO",
+                 "RFC", "FIPS", "IR", "NISTIR", "URL", "HTTP", "HTTPS", "PDF", "IT"}
 YEAR_AFTER = re.compile(r"^[^.;]{0,24}?\b(?:in|by|for|during|at the end of)\s(?:(?:fiscal|calendar|program)\syear\s)?((?:19|20)\d\d)\b")
 
 
@@ -96,6 +100,7 @@ def _words_after(text: str, limit: int, clause: bool = False) -> list[str]:
         word = token.strip(".,;:!?")
         low = word.lower()
         if low in {"that", "which", "who", "where", "when", "while", "because", "than", "as", "if", "was", "were",
+                   "shall", "must", "may", "should",
                    "is", "are", "has", "have", "had", "will", "would", "could", "can", "may", "to", "from", "in",
                    "on", "at", "by", "with", "for", "since", "during"} and out:
             break
@@ -153,9 +158,11 @@ def _predicate(text: str, words: list[str]) -> list[str]:
 def subject_of(sentence: str, start: int, end: int, measure: str) -> str:
     """The named system, group or body the number belongs to (nearest acronym or CamelCase name
     before it, else after), with a year qualifier ('in 2004', 'fiscal year 2005') when one follows."""
-    names = [m.group() for m in SUBJECT_RE.finditer(sentence[:start]) if m.group() not in measure]
+    names = [m.group() for m in SUBJECT_RE.finditer(sentence[:start]) if m.group() not in measure
+             and m.group().upper() not in NOT_A_SUBJECT]
     if not names:
-        names = [m.group() for m in SUBJECT_RE.finditer(sentence[end:]) if m.group() not in measure][:1]
+        names = [m.group() for m in SUBJECT_RE.finditer(sentence[end:]) if m.group() not in measure
+                 and m.group().upper() not in NOT_A_SUBJECT][:1]
     subject = names[-1] if names else ""
     year = YEAR_AFTER.match(sentence[end:])
     if year:
@@ -199,8 +206,8 @@ def measure_of(sentence: str, start: int, end: int, previous: Measure | None = N
     if not words:
         return None
     name = " ".join(words)
-    if len(name) < 3 or not re.search(r"[a-z]{3,}|[A-Z]{2,}", name):
-        return None
+    if len(name) < 3 or not re.search(r"[a-z]{3,}|[A-Z]{2,}", name) or name.lower() in COMPARATIVES:
+        return None  # '1 in 1000 or better' names no measure
     end_of_range = range_end(sentence, start, end)
     if end_of_range:
         name = f"{end_of_range} {name}"  # 'from 6 to 10 percent of collections': which end is asked

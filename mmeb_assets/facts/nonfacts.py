@@ -155,6 +155,9 @@ def range_end(sentence: str, start: int, end: int) -> str:
     return "highest" if RANGE_END.search(before) else ""
 
 
+PAGE_COUNT = re.compile(r"^\s+pages?\s*\((?:[A-Z][a-z]{2,8}\.?\s+)?(?:19|20)\d\d\)")
+
+
 def reason_for(sentence: str, start: int, end: int, unit: str = "") -> str | None:
     """The non-fact class of the number at sentence[start:end], or None."""
     if STATISTIC_BEFORE.search(sentence[:start]):
@@ -169,8 +172,15 @@ def reason_for(sentence: str, start: int, end: int, unit: str = "") -> str | Non
         return "no_measure"  # a qualifier: 'children 18 or younger'
     if re.match(r"^[-–][A-Za-z]", sentence[end:]):
         return "no_measure"  # a compound modifier: '10-year retrospective', '5-year contract'
-    if citation_reason(sentence, start, end):
-        return "citation"
+    if citation_reason(sentence, start, end) or PAGE_COUNT.match(sentence[end:]):
+        return "citation"  # a publication's length in its citation: '800-30, 54 pages (July 2002)'
+    if re.match(r"^\s+https?://", sentence[end:]):
+        return "numbering"  # a footnote's number before its link
+    if re.match(r"^\d{1,2}\.\d{1,2}$", sentence[start:end]) and re.match(r"^\s+[A-Z][a-z]{3,}", sentence[end:]) \
+            and (start == 0 or re.search(r"(?:^|[.;:]\s*|\s{2,})$", sentence[:start])):
+        return "numbering"  # a section number before its title: '4.1 Coordination'
+    if re.search(r"\(\s*e\.\s?g\.,?[^()]*$", sentence[:start]):
+        return "example"  # inside '(e.g., 1 minute before ...)': an illustration, not a measurement
     if date_reason(sentence, start, end, unit):
         return "date"
     if identifier_reason(sentence, start, end):

@@ -61,12 +61,17 @@ class SeedWork:
         if facts is None:
             return cls()
         name = facts.textual.method_name.strip()
-        work = name if 0 < len(name.split()) <= 5 and len(name) <= 40 else ""
+        work = name if 0 < len(name.split()) <= 5 and len(name) <= 40 and _plain(name) else ""
         sections = [s for s in facts.sections if 0 < len(s.split()) <= 6 and not BOILERPLATE_SECTION.match(s)]
         parts = ([s.subject for s in facts.statements if s.kind == "components"] + sections
                  + [f"'{s.subject}' definition" for s in facts.statements if s.kind == "definition"])
-        part = next((p for p in parts if p.lower() != work.lower()), "")
+        part = next((p for p in parts if p.lower() != work.lower() and _plain(p)), "")
         return cls(work, part)
+
+
+def _plain(name: str) -> bool:
+    """A name a person says: no report number or section number in it, not set in capitals."""
+    return not re.search(r"\d", name) and not name.isupper()
 
 
 class EvolvingPlanner:
