@@ -22,6 +22,7 @@ from mmeb_assets.evaluation import answer_text as at
 from mmeb_assets.evaluation import value_match as vm
 from mmeb_assets.evaluation.number_words import words_to_digits
 from mmeb_assets.evaluation.quantities import quantities, unit_kind
+from mmeb_assets.evaluation.roles import role_swap
 from mmeb_assets.schema.qa import QAItem
 
 WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "zero": 0}
@@ -295,34 +296,10 @@ def _list(item: QAItem, candidate: str) -> Verdict:
             return one
         return verdict("missing_component", "missing: " + "; ".join(missing)[:160])
     extra = _extra_values(item, candidate, parts)
-    return extra or _role_swap(item, candidate, parts) or verdict("correct_list", "every component, none extra")
-
-
-ROLE_VERB = re.compile(r"^\s*(?:has\s+|had\s+|was\s+|first\s+|then\s+)?([a-z]+ed)\b")
-BY_VERB = re.compile(r"\b([a-z]+ed)\s+(?:it\s+)?by\s+(?:the\s+)?$")
-
-
-def _role_swap(item: QAItem, candidate: str, parts: list[str]) -> Verdict | None:
-    """Roles given to the wrong people: the reference names each person with the act they did ('A
-    flagged it; B posted the correction'); an answer that puts another of those acts right after (or,
-    passive, right before) a person gives that person the other role."""
-    roles = {}
-    for segment in (item.gold.answer or "").split(";"):
-        for person in parts:
-            match = ROLE_VERB.match(segment.strip()[len(person):]) if segment.strip().startswith(person) else None
-            if match:
-                roles[person] = match.group(1)
-    if len(set(roles.values())) < 2:
-        return None
-    text = candidate.lower()
-    for person, verb in roles.items():
-        for hit in vm.find_value(person, candidate, None):
-            after = ROLE_VERB.match(text[hit.end:])
-            before = BY_VERB.search(text[max(0, hit.start - 40):hit.start])
-            said = (after or before).group(1) if (after or before) else ""
-            if said and said != verb and said in roles.values():
-                return verdict("role_swap", f"gives {person} the act '{said}', the reference '{verb}'")
-    return None
+    if extra:
+        return extra
+    swapped = role_swap(item, candidate, parts)
+    return verdict("role_swap", swapped) if swapped else verdict("correct_list", "every component, none extra")
 
 
 def _options(item: QAItem) -> tuple[str, str] | None:

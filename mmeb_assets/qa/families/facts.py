@@ -6,11 +6,10 @@ These keep the reasoning families present in projects whose source tables hold n
 from __future__ import annotations
 
 import re
-from decimal import Decimal
 
 from mmeb_assets.qa.families.base import GenContext, draft, ids, stable_rank
 from mmeb_assets.qa.families.temporal import final_record, version_record
-from mmeb_assets.qa.text import decimals, fmt, fmt_like, parse_number, when
+from mmeb_assets.qa.text import decimals, fmt_like, parse_number, when
 from mmeb_assets.schema import Derivation, EvolvingFact, QAItem
 
 QUANTITY = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?\s*([A-Za-z%/ ]{0,20})")
