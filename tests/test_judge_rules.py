@@ -219,7 +219,7 @@ def test_mmeb_judge_reads_the_flat_export_layout(tmp_path):
 @pytest.mark.parametrize("text, digits", [
     ("eleven open findings", "11 open findings"), ("Four thousand five hundred queries", "4500 queries"),
     ("one hundred nine thousand nine hundred eighty-three", "109983"), ("the final one", "the final one"),
-    ("1.85 thousand respondents", "1.85 thousand respondents"),
+    ("1.85 thousand respondents", "1.85 thousand respondents"), ("three and a half gigabytes", "3.5 gigabytes"),
 ])
 def test_numbers_in_words(text, digits):
     from mmeb_assets.evaluation.number_words import words_to_digits

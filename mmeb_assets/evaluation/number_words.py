@@ -14,6 +14,8 @@ UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six":
 TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 WORD = "|".join(sorted([*UNITS, *TENS, *SCALES], key=len, reverse=True))
+FRACTIONS = {"half": ".5", "quarter": ".25"}
+FRACTION = re.compile(r"\b(\d+) and a (half|quarter)\b", re.I)
 RUN = re.compile(rf"\b(?:{WORD})(?:(?:[\s-]+(?:and[\s-]+)?)(?:{WORD}))*\b", re.I)
 
 
@@ -33,11 +35,13 @@ def _value(words: list[str]) -> int | None:
 
 
 def words_to_digits(text: str) -> str:
-    """`text` with each run of number words replaced by its value ('two thousand' -> '2000')."""
+    """`text` with each run of number words replaced by its value ('two thousand' -> '2000', 'three and
+    a half' -> '3.5')."""
     def replace(match: re.Match) -> str:
         words = [w for w in re.split(r"[\s-]+", match.group().lower()) if w and w != "and"]
         if words == ["one"] or not any(w in UNITS or w in TENS for w in words):
             return match.group()  # a pronoun 'one'; a bare scale word ('1.85 thousand') is the value matcher's
         value = _value(words)
         return match.group() if value is None else str(value)
-    return RUN.sub(replace, text)
+    text = RUN.sub(replace, text)
+    return FRACTION.sub(lambda m: f"{m.group(1)}{FRACTIONS[m.group(2).lower()]}", text)  # '3 and a half' -> '3.5'
