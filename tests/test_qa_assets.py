@@ -93,7 +93,8 @@ def test_statistics_files_and_shapes(built):
 def test_checks_pass_on_materialized_set(built):
     home, keys = built
     from mmeb_assets.qa.checks import (
-        find_duplicates, find_leaks, find_missing_evidence, find_missing_tasks, find_unknown_evidence,
+        find_duplicates, find_gold_problems, find_leaks, find_missing_evidence, find_missing_tasks,
+        find_unknown_evidence,
     )
     from mmeb_resources.io_manager import _load
 
@@ -103,7 +104,8 @@ def test_checks_pass_on_materialized_set(built):
         assert not find_leaks(qa_set.items) and not find_duplicates(qa_set.items)
         assert not find_missing_evidence(qa_set.items) and not find_missing_tasks(qa_set.items)
         assert not find_unknown_evidence(qa_set.items, {r.id for r in records.records})
-    assert len(QA_CHECKS) == 7
+        assert not find_gold_problems(qa_set.items)
+    assert len(QA_CHECKS) == 8
 
 
 def test_same_inputs_give_byte_identical_question_files(tmp_path):
