@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+from functools import lru_cache
 from pathlib import Path
 
 
@@ -69,14 +70,19 @@ def document_questions(project: Path) -> list[tuple[dict, list[dict]]]:
     return out
 
 
+@lru_cache(maxsize=None)
+def _stage_files(project: Path) -> tuple[dict, dict]:
+    """(event plan, source facts) of a project, read once."""
+    plan = json.loads((project / "event_plan.json").read_text(encoding="utf-8"))
+    facts = json.loads((project / "source_facts.json").read_text(encoding="utf-8"))
+    return plan.get("data", plan), facts.get("data", facts)
+
+
 def _sources(project: Path, fact_key: str) -> list[str]:
     """Where in the seed the items of a fact key come from: table (with its page) or statement."""
     import re
 
-    plan = json.loads((project / "event_plan.json").read_text(encoding="utf-8"))
-    plan = plan.get("data", plan)
-    facts = json.loads((project / "source_facts.json").read_text(encoding="utf-8"))
-    facts = facts.get("data", facts)
+    plan, facts = _stage_files(project)
     tables = {t["id"]: t for t in facts.get("tables", [])}
     items = {i["id"]: i for i in plan.get("items", [])}
     out = []

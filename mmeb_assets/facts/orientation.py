@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from mmeb_assets.ingestion.numbers import parse_number
 from mmeb_assets.ingestion.table_units import path_unit
 from mmeb_assets.schema.source import Table
 
@@ -51,9 +52,7 @@ def transposed(table: Table) -> Table:
     header = [table.header[0] if table.header else "", *labels]
     return table.model_copy(update={
         "header": header, "header_rows": [header], "rows": rows,
-        "numbers": [[None if j == 0 else (table.numbers[j - 1][c] if j - 1 < len(table.numbers)
-                                           and c < len(table.numbers[j - 1]) else None)
-                     for j in range(len(row))] for c, row in zip(range(1, width), rows)],
+        "numbers": [[parse_number(cell) for cell in row] for row in rows],
         "column_paths": [[], *[[label] for label in labels]], "row_paths": [[row[0]] for row in rows],
         "column_units": ["", *[path_unit([label]) for label in labels]],
     })
