@@ -3,13 +3,15 @@ rest only on facts (labelled by their measure), only numeric tables (list tables
 the document's numbered section titles."""
 from __future__ import annotations
 
+from mmeb_assets.facts.acronyms import acronym_statements
 from mmeb_assets.facts.extract import extract_facts
 from mmeb_assets.facts.orientation import oriented
+from mmeb_assets.facts.quantities import quantity_statements
 from mmeb_assets.facts.sections import document_sections
 from mmeb_assets.facts.statements import statements
 from mmeb_assets.facts.tables import list_table_reason, named_table
 from mmeb_assets.ingestion.repairs import with_repairs
-from mmeb_assets.schema.source import Claim, Fact, SourceDocument, SourceFacts
+from mmeb_assets.schema.source import Claim, Fact, SourceDocument, SourceFacts, Statement
 
 MAX_CLAIMS = 40
 
@@ -67,5 +69,12 @@ def attach_facts(source_facts: SourceFacts, document: SourceDocument) -> SourceF
     textual = source_facts.textual.model_copy(update={"claims": claims})
     updated = source_facts.model_copy(update={"textual": textual, "facts": facts, "non_facts": non_facts,
                                               "tables": tables, "sections": document_sections(document),
-                                              "statements": statements(document)})
+                                              "statements": _statements(document, facts)})
     return with_repairs(updated, repairs)
+
+
+def _statements(document: SourceDocument, facts: list[Fact]) -> list[Statement]:
+    """Parts and definitions, the prose figures asked in their own sentences' words, abbreviations."""
+    stated = statements(document)
+    stated += quantity_statements(facts, first_number=len(stated) + 1)
+    return stated + acronym_statements(document, first_number=len(stated) + 1)

@@ -86,6 +86,35 @@ CAPTION_QUANTITY = re.compile(
     r"(?=\s+(?:in|by|per|for|across|on|at|from|over|during|with)\b|\s*[,.:;(]|$)", re.I)
 
 
+METRIC_WORDS = {
+    "accuracy", "precision", "recall", "f1", "f-score", "f-measure", "bleu", "bleu-4", "rouge", "rouge-l", "meteor",
+    "cider", "bertscore", "score", "scores", "rate", "rates", "ratio", "ratios", "percent", "percentage", "share",
+    "count", "counts", "number", "total", "mean", "average", "median", "error", "loss", "time", "latency", "cost",
+    "costs", "size", "length", "perplexity", "auc", "map", "mrr", "ndcg", "em", "wer", "cer", "correlation",
+    "agreement", "kappa", "value", "values", "amount", "spending", "emissions", "growth", "change", "frequency",
+    "freq", "proportion", "probability", "sum", "budget", "revenue", "funding", "population", "rank", "ranking",
+    "rating", "ratings", "expenditure", "expenditures", "income", "wealth", "savings", "price", "prices", "%",
+}
+CAPTION_HEAD = re.compile(r"^((?:[\w\-]+\s){0,4}?[\w\-]+?)(?=\s+(?:of|on|for|by|across|per|in|over|from|with|between)\b|\s*[,.:;(]|$)",
+                          re.I)
+
+
+def names_a_measure(words: str) -> bool:
+    """Does a header say what its values measure ('MAG F1', 'Avg. score'), not only which split,
+    corpus or condition they are for ('phil', 'dev', 'NOGA')?"""
+    tokens = {t.lower().rstrip(".") for t in re.findall(r"[%\w\-]+", words)}
+    return bool(tokens & METRIC_WORDS) or bool(re.search(r"@\d|\(%\)|%", words))
+
+
+def caption_head(table: Table) -> str:
+    """The measure a caption leads with, when it leads with one: 'Accuracy of five classifiers on
+    each genre' -> 'Accuracy'; 'Results of human evaluation' -> '' (results measure nothing)."""
+    text = CAPTION_LEAD.sub("", table.caption or "").strip()
+    match = CAPTION_HEAD.match(text)
+    head = match.group(1).strip() if match else ""
+    return head if head and names_a_measure(head) and len(head.split()) <= 5 else ""
+
+
 def caption_quantity(table: Table) -> str:
     """What every value of a table counts, when its caption says so: 'Table 1: Number of questions in
     each QA dataset' -> 'Number of questions' (the columns then are only splits: 'Train', 'Test')."""
@@ -126,6 +155,8 @@ def measure_name(table: Table, column_path: list[str] | tuple[str, ...], unit: s
     elif not re.search(r"[A-Za-z]{3,}", name) or all(YEAR.match(w) or re.fullmatch(r"[\d\s\-–/.]+", w) for w in words):
         lead = caption_measure(table)
         name = f"{lead} {name}".strip() if lead and len(lead.split()) <= 8 else name
+    elif not names_a_measure(name + " " + unit) and (head := caption_head(table)):
+        name = f"{head} ({name})"  # 'phil' under 'Accuracy of five classifiers ...': accuracy on phil
     if unit and unit.lower() not in name.lower():
         name = f"{name} ({unit})" if name else unit
     return re.sub(r"\s+", " ", name).strip()

@@ -13,7 +13,7 @@ from functools import cached_property
 from mmeb_assets.qa.text import contains_value
 from mmeb_assets.schema import VISUAL_SOURCES, EventPlan, EvidenceStats, Organization, Record, RecordSet
 
-PICTURE_KINDS = {"chart_image", "table_image", "seed_figure"}
+PICTURE_KINDS = {"chart_image", "table_image", "seed_figure", "excerpt_image"}
 
 
 @dataclass
@@ -81,7 +81,7 @@ class ProjectIndex:
         if record.source not in VISUAL_SOURCES or doc is None or doc.kind not in PICTURE_KINDS:
             return []
         values = []
-        if doc.kind == "table_image":
+        if doc.kind in ("table_image", "excerpt_image"):
             wrong = {e.target: e.wrong_value for e in self.plan.errors if e.id in doc.error_ids_shown_wrong}
             for item_id in doc.item_ids:
                 item = self.items.get(item_id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from mmeb_assets.qa import unanswerable
 from mmeb_assets.qa.evidence import ProjectIndex
 from mmeb_assets.qa.families import (
-    attribution, board, claims, conflict, corrected, disagree, extraction, facts, numeric, temporal,
+    attribution, board, claims, conflict, corrected, disagree, extraction, facts, numeric, stated, temporal,
     visual_versions,
 )
 from mmeb_assets.qa.families.base import GenContext
@@ -17,9 +17,9 @@ TASK_ABBR = {"extraction": "ext", "attribution": "att", "computation": "cmp", "c
 FAMILIES = (
     ("extraction", extraction.generate), ("attribution", attribution.generate), ("attribution", board.attribution),
     ("computation", numeric.computation), ("computation", facts.computation),
-    ("comparison", numeric.comparison), ("comparison", facts.comparison),
+    ("comparison", numeric.comparison), ("comparison", facts.comparison), ("comparison", stated.comparison),
     ("interpretation", numeric.interpretation), ("interpretation", claims.interpretation),
-    ("interpretation", facts.interpretation),
+    ("interpretation", facts.interpretation), ("interpretation", stated.interpretation),
     ("computation", corrected.computation), ("comparison", corrected.comparison),
     ("interpretation", corrected.interpretation), ("interpretation", board.interpretation),
     ("cross_source_conflict", conflict.generate), ("cross_source_conflict", disagree.generate),

@@ -17,6 +17,7 @@ SOURCE_NAMES = {"slack": "a Slack message", "email": "an e-mail", "notion": "a N
                 "meeting": "the meeting notes", "txt": "a text file", "log": "a run log",
                 "pdf_page": "a report page", "slide": "a slide", "image": "an image"}
 ARTICLES = ("the ", "a ", "an ")
+SPOKEN = re.compile(r"^(?:I|I/we|we|We|you|You|they|They|my|My|our|Our|yes|Yes|no|No)\b(?![-.])")
 
 
 def _is_acronym(word: str) -> bool:
@@ -63,6 +64,8 @@ def the(label: str) -> str:
             return article + label[len(article):]
     if label[:1] in "+-–" or low.startswith(("w/o ", "w/ ", "without ", "with ")):
         return f"the '{label}' variant"   # an ablation row: '+ author', 'w/o reranker'
+    if SPOKEN.match(label):
+        return f"the '{label}' row"   # a survey answer ('I/we kept the assets') is quoted, not a noun
     return label if is_name(label) else f"the {label}"
 
 

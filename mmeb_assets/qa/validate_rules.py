@@ -83,6 +83,8 @@ def recompute(item: QAItem) -> str | None:
         return "Yes" if abs(nums[0] - nums[1]) >= nums[2] else "No"
     if d.kind == "version_sequence":
         return " -> ".join(d.operands)
+    if d.kind == "quote_check" and len(d.operands) == 2:
+        return "Yes" if d.operands[0] == d.operands[1] else "No"
     return None
 
 
@@ -94,6 +96,8 @@ def _operand_values(item: QAItem) -> list[str]:
         return [part for _, v in _pairs(d.operands[:-1]) for part in v.split("|")]
     if d.kind == "claim_check":
         return d.operands[:2]
+    if d.kind == "quote_check":
+        return d.operands[:1]  # the claimed quote is the question's premise, printed in no record when wrong
     if d.kind == "corrected_value":
         return d.operands[1:]
     return list(d.operands)

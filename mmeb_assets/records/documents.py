@@ -6,7 +6,7 @@ from pathlib import Path
 from mmeb_assets.records.content import chart_title, item_cells, items_of, numeric_columns, shown_wrong
 from mmeb_assets.records.context import Draft, RenderContext
 from mmeb_assets.records.headers import scrub_value, source_header
-from mmeb_assets.records.images import bar_chart, save_png, table_image
+from mmeb_assets.records.images import bar_chart, excerpt_image, save_png, table_image
 from mmeb_assets.records.pdf_report import build_pdf, rasterise
 from mmeb_assets.records.report_spec import ReportSpec, results_table
 from mmeb_assets.records.slide_render import render_deck
@@ -120,6 +120,13 @@ def image_draft(ctx: RenderContext, doc: DocumentPlan, event_ids: list[str]) -> 
         save_png(table_image(doc.title, ["Field", "Value"], rows), path)
         pixels = drawn_table(["Field", "Value"], rows)
         caption = f"Table image: {doc.title}; columns Field, Value"
+    elif doc.kind == "excerpt_image":
+        item = next((i for i in items_of(ctx.plan, doc.item_ids) if i.sentence), None)
+        if item is None:
+            return None
+        save_png(excerpt_image(doc.title, item.sentence), path)
+        pixels = item.sentence
+        caption = f"Image: {doc.title}, a passage snipped from the source document"
     elif doc.kind == "table_image":
         table_png(ctx, doc, path)
         pixels = drawn_table(*results_table(ctx, doc))

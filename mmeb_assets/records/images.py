@@ -1,6 +1,8 @@
 """Standalone chart and table images drawn with pillow from structured values (deterministic PNG)."""
 from __future__ import annotations
 
+import textwrap
+
 import io
 import re
 from functools import lru_cache
@@ -91,4 +93,19 @@ def table_image(title: str, header: list[str], rows: list[list[str]], *, width=9
             span = first if c == 0 else other
             draw.text((xs[c] + 8, y + 8), _fit(str(cell), span), fill=(0, 0, 0), font=font(VALUE_FONT_PX, bold=r == 0))
         y += row_h
+    return img
+
+
+def excerpt_image(title: str, text: str, *, width=900) -> Image.Image:
+    """A passage of the source document as a team member snips it: a title line, then the sentence
+    wrapped to the width (every word drawn whole, so the figure in it can be read back)."""
+    pad, line_h, px = 16, 26, 9.0
+    per_line = max(20, int((width - 2 * pad) / px))
+    lines = textwrap.wrap(" ".join(text.split()), per_line) or [""]
+    img = Image.new("RGB", (width, 70 + line_h * len(lines) + pad), (252, 252, 248))
+    draw = ImageDraw.Draw(img)
+    draw.text((pad, 16), _fit(title, width - 2 * pad, 10.5), fill=(20, 20, 20), font=font(18, bold=True))
+    draw.line([pad, 50, width - pad, 50], fill=(200, 200, 200))
+    for n, line in enumerate(lines):
+        draw.text((pad, 60 + n * line_h), line, fill=(0, 0, 0), font=font(VALUE_FONT_PX))
     return img

@@ -43,10 +43,17 @@ def _statement_parts(item, event: Event) -> list[P]:
     """A statement of the source document quoted as the team looks it up: its parts, or its definition."""
     values = list(item.values.items())
     said = [(v, v in event.must_contain) for _c, v in values]
+    if item.sentence and item.values and (stated := values[0][1]) in item.sentence:
+        before, _, after = item.sentence.partition(stated)
+        return [("From the source document: “", False), (before, False), (stated, said[0][1]), (after, False),
+                ("”", False)]
     if len(values) == 2:  # components: the parts, then their count
         (aspect, parts), (_count_col, count) = values
         return [(f"Checked the source document: {item.label} consists of ", False), (count, said[1][1]),
                 (f" {aspect}: ", False), (parts, said[0][1]), (".", False)]
+    if item.label.startswith("the abbreviation "):
+        short = item.label.removeprefix("the abbreviation ").strip("'")
+        return [(f"From the source document, for our glossary: {short} stands for ", False), said[0], (".", False)]
     term = item.label.removeprefix("the term ").strip("'")
     return [(f"From the source document, for our glossary: {term} refers to ", False), said[0], (".", False)]
 
@@ -98,6 +105,9 @@ def compose(ctx: RenderContext, event: Event) -> list[P]:
                   if len(event.must_contain) > 1 else [])]
     elif kind == "error_slipped" and err and not item_ref(ctx, event):
         return [(f"Measured {_error_subject(ctx, err)}: ", False), (err.wrong_value, True), (".", False)]
+    if kind == "result_posted" and not event.must_contain and (item := item_ref(ctx, event)) is not None \
+            and item.kind == "statement":
+        return [(f"Snipped the source passage with {item.label}: see the excerpt below.", False)]
     if kind == "result_posted" and not event.must_contain and _label(ctx, event):
         return [(f"{_label(ctx, event)} finished; the numbers are in the table screenshot below.", False)]
     if kind == "result_posted" and (item := item_ref(ctx, event)) is not None and item.kind == "statement":
@@ -127,7 +137,8 @@ def compose(ctx: RenderContext, event: Event) -> list[P]:
         doc = ctx.document(event.attachment)
         if doc:
             noun = {"report": "the report", "deck": "the deck", "chart_image": "a chart",
-                    "table_image": "a table image", "seed_figure": "a figure"}.get(doc.kind, "a file")
+                    "table_image": "a table image", "seed_figure": "a figure",
+                    "excerpt_image": "an excerpt of the source"}.get(doc.kind, "a file")
             fix = " with the corrected numbers" if doc.version > 1 and doc.reflects_corrections else ""
             return [(f"Sharing {noun}: {doc.title} (v{doc.version}){fix}. Details are in the attachment.", False)]
     if kind == "welcome":

@@ -38,7 +38,7 @@ class Derivation(BaseModel):
     """How the gold follows from the records: what the deterministic validators re-check (optional)."""
 
     kind: str = Field(description="lookup | difference | ratio | percent_change | rank | budget_choice | "
-                                  "claim_check | author | version_at | version_before | version_latest | "
+                                  "claim_check | quote_check | author | version_at | version_before | version_latest | "
                                   "version_sequence | corrected_value | stale_sources | absent_premise | free")
     operands: list[str] = Field(default=[], description="exact value strings read from the cited records")
     result: str = Field(default="", description="the bare value the recipe yields (equals gold.value)")

@@ -137,16 +137,19 @@ class Fact(BaseModel):
 
 
 class Statement(BaseModel):
-    """What the document states in words: a whole and its named parts, or a term's definition."""
+    """What the document states in words: a whole and its named parts, a term's definition, an
+    abbreviation's expansion, or a figure kept with the sentence that states it."""
 
     id: str = Field(description="e.g. 'statement_03'")
-    kind: Literal["components", "definition"]
+    kind: Literal["components", "definition", "quantity", "acronym"]
     subject: str = Field(description="the whole ('the Framework Core') or the term defined ('risk tolerance')")
     aspect: str = Field(description="the parts' noun ('Functions') or 'definition'")
     stated: str = Field(description="the parts as printed, comma-separated, or the definition's first clause")
     count: str = Field(default="", description="components: the count as printed ('five')")
     sentence: str
     page: int
+    asked: str = Field(default="", description="quantity: the sentence as a question, its figure blanked "
+                                               "('memorized secrets SHALL be at least how many characters ...?')")
 
 
 class NonFactClass(BaseModel):

@@ -95,6 +95,9 @@ class PlanItem(BaseModel):
     values: dict[str, str] = Field(default={}, description="column header -> exact printed cell")
     pictured: bool = Field(default=False, description="its result was shared only as a table screenshot: text "
                                                       "records leave its values out, so they live in images")
+    asked: str = Field(default="", description="a stated figure: the source sentence as a question, the figure "
+                                               "blanked; questions ask the item in these words")
+    sentence: str = Field(default="", description="a stated figure: its sentence as printed, which records quote")
 
 
 class InventedFact(BaseModel):
@@ -199,7 +202,8 @@ class Event(BaseModel):
                                                "value verbatim, no must_not_contain value")
 
 
-DocKind = Literal["report", "deck", "notion_tracker", "chart_image", "table_image", "seed_figure", "run_log"]
+DocKind = Literal["report", "deck", "notion_tracker", "chart_image", "table_image", "seed_figure", "run_log",
+                  "excerpt_image"]
 
 
 class DocumentPlan(BaseModel):

@@ -25,6 +25,12 @@ def shown_wrong(errors: list[ScriptedError], when: datetime, lag_h: float, confi
     return out
 
 
+def excerpt_title(label: str) -> str:
+    """"the figure in 'The salt SHALL be at least … bits'" -> "Source excerpt: 'The salt SHALL be at
+    least … bits'"."""
+    return f"Source excerpt: {label.removeprefix('the figure in ')}"
+
+
 class DocumentPlanner:
     def __init__(self, facts: SourceFacts, org: Organization, items: list[PlanItem], invented: list[InventedFact],
                  errors: list[ScriptedError], decisions: list[Decision], evolving: list[EvolvingFact],
@@ -161,9 +167,12 @@ class DocumentPlanner:
             doc.error_ids_shown_wrong, doc.reflects_corrections = [], True
 
     def result_screenshots(self) -> None:
-        """A table screenshot per pictured item, shared by its owner as the result (`pictures`)."""
+        """A table screenshot per pictured item (a stated figure: the snipped passage), shared by its owner
+        as the result (`pictures`)."""
         for it in (i for i in self.items if i.pictured):
-            doc = self.versioned(f"result_{it.id}", "table_image", f"{it.label} results", it.owner,
+            kind, title = (("excerpt_image", excerpt_title(it.label)) if it.kind == "statement"
+                           else ("table_image", f"{it.label} results"))
+            doc = self.versioned(f"result_{it.id}", kind, title, it.owner,
                                  [it.completed_at], self.ch["results"], table_id=it.table_id, item_ids=[it.id],
                                  filename=f"result_{it.id}.png")[0]
             doc.error_ids_shown_wrong, doc.reflects_corrections = [], True

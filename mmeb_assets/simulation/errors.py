@@ -10,6 +10,7 @@ from mmeb_assets.simulation.drafts import ErrorDraft
 from mmeb_assets.simulation.error_invariants import error_problems
 from mmeb_assets.simulation.organization import dm_between
 from mmeb_assets.simulation.schedule import Anchors, _slot
+from mmeb_assets.simulation.statement_items import FIGURE, QUOTED_COLUMNS
 from mmeb_assets.simulation.timeline import to_frac
 
 WRONG_UNIT = {"ms": "s", "s": "ms", "GB": "MB", "min": "h", "h": "min", "USD": "EUR", "%": "percentage points"}
@@ -30,6 +31,22 @@ def swap_digits(value: str, rng: random.Random) -> str | None:
         return value[:i] + value[i + 2] + value[i + 1] + value[i] + value[i + 3:]
     i = rng.choice(spots)
     return value[:i] + value[i + 1] + value[i] + value[i + 2:]
+
+
+def misquoted_figure(stated: str, rng: random.Random) -> str | None:
+    """'8 characters' -> '6 characters', '$450 million' -> '$540 million': the number changed as a
+    hurried quote changes it (digits swapped, else a near number), every other word kept."""
+    match = re.search(r"\d[\d,]*(?:\.\d+)?", stated)
+    if not match:
+        return None
+    number = match.group(0)
+    wrong = swap_digits(number, rng)
+    if not wrong or wrong.startswith("0") and len(wrong) > 1 and wrong[1] != ".":
+        whole = int(float(number.replace(",", "")))
+        share = "%" in stated or "percent" in stated
+        wrong = f"{rng.choice([whole + 2, whole + 2 if share else whole * 2, whole - 2 if whole > 3 else whole + 4]):,}"
+        wrong = wrong if "," in number or len(wrong) < 5 else wrong.replace(",", "")
+    return None if wrong == number else stated[:match.start()] + wrong + stated[match.end():]
 
 
 def numeric_cells(item: PlanItem) -> list[str]:
@@ -78,7 +95,8 @@ class ErrorPlanner:
         out = []
         for item in self.items.values():
             if item.kind in kinds and self.frac(item.completed_at) < latest:
-                cols = ["definition"] if item.kind == "statement" and "definition" in item.values else numeric_cells(item)
+                cols = ([c for c in QUOTED_COLUMNS if c in item.values] if item.kind == "statement"
+                        else numeric_cells(item))
                 out += [(item, col) for col in cols if f"{item.id}:{col}" not in self.used_targets
                         and len(item.values[col]) >= 3]
         return out
@@ -93,13 +111,18 @@ class ErrorPlanner:
             return None
         if kind == "stale_value":
             return self._stale()
-        kinds = ("baseline", "progression", "chronological", "analysis") + (("statement",) if kind == "wrong_row" else ())
+        kinds = ("baseline", "progression", "chronological", "analysis") + (
+            ("statement",) if kind in ("wrong_row", "swapped_digits") else ())
         cands = self._candidates(latest, kinds)
         rng.shuffle(cands)
         cands.sort(key=lambda c: c[0].kind != "statement")  # a misquoted statement before a misread row
         for item, col in cands:
             value = item.values[col]
-            if kind == "swapped_digits":
+            if kind == "swapped_digits" and item.kind == "statement" and col != FIGURE:
+                continue  # words are misquoted with another statement's words (wrong_row), not mistyped
+            if col == FIGURE:
+                wrong = misquoted_figure(value, rng)  # a figure quoted with another number, its unit kept
+            elif kind == "swapped_digits":
                 wrong = swap_digits(value, rng)
             else:
                 others = [o.values[col] for o in self.items.values() if o.table_id == item.table_id

@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import random
-import re
-from dataclasses import dataclass
 
 from mmeb_assets.schema.source import SourceFacts
 from mmeb_assets.schema.workspace import EvolvingFact, FactVersion, Organization
 from mmeb_assets.simulation.config import SimulationConfig, slot_time
 from mmeb_assets.simulation.drafts import EvolvingDraft, VersionDraft
 from mmeb_assets.simulation.schedule import Anchors, _slot
+from mmeb_assets.simulation.seed_work import SeedWork
 from mmeb_assets.simulation.timeline import worktime
 
 # Subjects name the project's own work, drawn from its seed (`SeedWork`: the method or report it builds
@@ -43,35 +42,9 @@ def _v(config, frac, channel, speaker, value, note, cause) -> VersionDraft:
     return VersionDraft(value=value, at=_slot(config, frac), channel=channel, speaker=speaker, note=note, cause=cause)
 
 
-BOILERPLATE_SECTION = re.compile(r"^(?:\d[\d.]*\s*)?(?:introduction|conclusions?|summary|references|abstract|"
-                                 r"acknowledge?ments?|related works?|background|appendix|overview|contents|foreword|"
-                                 r"executive summary|discussion|future work)\b", re.I)
-
-
-@dataclass(frozen=True)
-class SeedWork:
-    """What the project works on, in its seed's words: `work` names the whole ('SPECTER', 'the AI RMF'),
-    `part` one piece of it a person can own ('Risk tolerance', 'Table 3 results')."""
-
-    work: str = ""
-    part: str = ""
-
-    @classmethod
-    def of(cls, facts: SourceFacts | None) -> "SeedWork":
-        if facts is None:
-            return cls()
-        name = facts.textual.method_name.strip()
-        work = name if 0 < len(name.split()) <= 5 and len(name) <= 40 and _plain(name) else ""
-        sections = [s for s in facts.sections if 0 < len(s.split()) <= 6 and not BOILERPLATE_SECTION.match(s)]
-        parts = ([s.subject for s in facts.statements if s.kind == "components"] + sections
-                 + [f"'{s.subject}' definition" for s in facts.statements if s.kind == "definition"])
-        part = next((p for p in parts if p.lower() != work.lower() and _plain(p)), "")
-        return cls(work, part)
-
-
-def _plain(name: str) -> bool:
-    """A name a person says: no report number or section number in it, not set in capitals."""
-    return not re.search(r"\d", name) and not name.isupper()
+def _the(name: str) -> str:
+    """'the Framework' stays; 'Risk tolerance' -> 'the Risk tolerance' (no 'the the')."""
+    return name[0].lower() + name[1:] if name.lower().startswith("the ") else f"the {name}"
 
 
 class EvolvingPlanner:
@@ -90,13 +63,13 @@ class EvolvingPlanner:
     def owner(self) -> EvolvingDraft:
         org, u = self.org, self.rng.uniform
         first, second = self.workers[0], self.workers[-1] if len(self.workers) > 1 else org.lead_id
-        subject = (f"owner of the {self.part} review for {self.work}" if self.part
+        subject = (f"owner of {_the(self.part)} review for {self.work}" if self.part
                    else f"owner of the {org.customer.name} acceptance checklist")
         # an early joiner (late_joiner_day 1 of a long window) still takes the checklist last
         start = u(0.02, 0.06)
         moved = u(0.25, self.a.joiner - 0.03) if self.a.joiner > 0.3 else u(0.08, 0.12)
         taken = max(self.a.joiner + u(0.05, 0.09), moved + 0.03)
-        task = f"the {self.part} review" if self.part else "the acceptance checklist"
+        task = f"{_the(self.part)} review" if self.part else "the acceptance checklist"
         vs = [_v(self.config, start, self.ch["results"], org.pm_id, self.name(first),
                  f"{org.person(first).first_name} takes {task} to start with.", "initial"),
               _v(self.config, moved, self.ch["leads"], org.lead_id, self.name(second),
@@ -156,7 +129,8 @@ class EvolvingPlanner:
     def name_fact(self) -> EvolvingDraft:
         code = self.org.project_codename
         subject = (f"name of the {self.work} build shown to {self.org.customer.name}" if self.org.archetype == "research_lab"
-                   else f"title of the {self.work} report for {self.org.customer.name}")
+                   else f"title of the {self.work} report for {self.org.customer.name}"
+                   if self.work != self.org.customer.name else f"title of the report for {self.work}")
         values = ([f"{code} Preview", f"{code} Pilot", f"{code} Pilot Edition"] if self.org.archetype == "research_lab"
                   else [f"{code} Interim Findings", f"{code} Outlook Brief", f"{code} Outlook"])
         return self._sequence("name", (subject, values), self.org.pm_id, self.ch["customer"], 0.1, 0.8)

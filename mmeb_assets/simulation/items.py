@@ -5,7 +5,6 @@ import re
 
 from mmeb_assets.schema.source import SourceFacts, Table
 from mmeb_assets.simulation.drafts import ItemDraft
-from mmeb_assets.simulation.measure_names import nameable
 from mmeb_assets.simulation.reviews import REVIEW_BELOW, REVIEW_TABLE, review_rows, review_values
 from mmeb_assets.simulation.statement_items import STATEMENT_TABLE, statement_rows, statement_values
 
@@ -111,13 +110,15 @@ def make_label(kind: str, row_label: str, values: dict[str, str]) -> str:
 
 def source_rows(facts: SourceFacts, archetype: str) -> list[dict]:
     """Every usable table row, then (when tables give fewer than `PROSE_BELOW` rows) the document's
-    statements (`statement_items`) and the prose claims whose numbers the tables do not already print:
-    kind, label and exact printed values, in order. Fewer than `REVIEW_BELOW` rows from a document that
-    states nothing: reviews of its sections (`reviews`)."""
+    statements (`statement_items`: its parts, definitions and the figures of its prose, each asked in
+    its own sentence's words): kind, label and exact printed values, in order. A prose figure is never
+    a row of its own: named by the noun beside it, it reads as 'the number of the characters'. Fewer
+    than `REVIEW_BELOW` rows from a document that states nothing: reviews of its sections (`reviews`)."""
     rows = table_rows(facts, archetype)
     stated = statement_rows(facts, archetype) if len(rows) < PROSE_BELOW else []
     if len(rows) < PROSE_BELOW:
-        rows += stated + claim_rows(facts, archetype, rows)
+        printed = {v for r in rows for v in r["values"].values()}
+        rows += [r for r in stated if not set(r["values"].values()) <= printed]
     if len(rows) < REVIEW_BELOW and not stated:
         rows += review_rows(facts, archetype)  # only for a document that states nothing
     return first_of_each_label(rows)
@@ -138,102 +139,19 @@ def first_of_each_label(rows: list[dict]) -> list[dict]:
 PROSE_BELOW = 6
 
 
-KIND_WORDS = {"%": "share", "count": "number", "days": "duration", "years": "duration", "hours": "duration",
-              "weeks": "duration", "months": "duration", "minutes": "duration", "seconds": "duration",
-              "points": "gain", "percentage points": "gain"}
-
-
-def _claim_facts(facts: SourceFacts, index: int):
-    claim = facts.textual.claims[index]
-    sentence = " ".join(claim.text.split())
-    return claim, [f for f in facts.facts if " ".join(f.source.split()) == sentence]
-
-
-def kind_word(unit: str) -> str:
-    """What a subject-less figure is, by its unit: 'share', 'number', 'amount', 'duration', 'level'."""
-    return "amount" if unit[:3] in ("USD", "EUR", "GBP") else KIND_WORDS.get(unit, "level")
-
-
-def claim_values(facts: SourceFacts, index: int) -> dict[str, str] | None:
-    """A prose claim as an item row: measure name -> its number (the fact's measure, in the document's
-    words; one value per measure). Without a subject the first measure names the item and its own column
-    is what the figure is ('share', 'number', 'amount', ...). None if the claim is absent."""
-    if not 0 <= index < len(facts.textual.claims):
-        return None
-    claim, found = _claim_facts(facts, index)
-    by_value = {f.value: f for f in found}
-    label = claim_subject(facts, index)
-    out: dict[str, str] = {}
-    for value in dict.fromkeys(claim.value_strings):
-        value = value.strip()
-        if not (has_digit(value) and value in claim.text):
-            continue
-        fact = by_value.get(value)
-        if fact is not None and not nameable(fact.measure, " ".join(fact.source.split())):
-            continue  # a verb, clause or lone adjective: no reader asks for 'the receive' or 'the due'
-        name = fact.measure if fact else (claim.label.strip() or "reported figure")
-        if name == label:
-            name = kind_word(fact.unit if fact else "")
-            if name == "level" and fact is not None:
-                continue  # a fact with neither a subject apart from its measure nor a unit ('20' of 'functions')
-        out.setdefault(with_unit_header(name, fact.unit if fact else ""), value)
-    return out
-
-
-def with_unit_header(name: str, unit: str) -> str:
-    """A column header that keeps the fact's unit, as a table header would ('amount (USD million)',
-    'total operating costs (%)'): the cell keeps the printed number only, so without this the unit and
-    scale of a sentence ('$450 million', '66 percent') would be lost to every record and question."""
-    return f"{name} ({unit})" if unit and unit != "count" and unit not in name else name
-
-
-def claim_subject(facts: SourceFacts, index: int) -> str:
-    """Whom a prose claim's numbers belong to (the first fact's subject), else what it measures."""
-    claim, found = _claim_facts(facts, index)
-    found = [f for f in found if nameable(f.measure, " ".join(f.source.split()))] or found
-    subjects = [f.subject for f in found if f.subject]
-    if subjects:
-        return subjects[0]
-    return found[0].measure if found else claim.label
-
-
 def source_values(facts: SourceFacts, table_id: str, row_index: int | None) -> dict[str, str] | None:
-    """The exact printed values behind an item: a table row, (table_id '') a prose claim, or (table_id
-    `REVIEW_TABLE`) the team's own review of a section."""
+    """The exact printed values behind an item: a table row, (table_id `STATEMENT_TABLE`) a statement of
+    its prose, or (table_id `REVIEW_TABLE`) the team's own review of a section."""
     if row_index is None:
         return None
     if table_id == REVIEW_TABLE:
         return review_values(facts, row_index)
     if table_id == STATEMENT_TABLE:
         return statement_values(facts, row_index)
-    if table_id == "":
-        return claim_values(facts, row_index)
     table = next((t for t in facts.tables if t.id == table_id), None)
     if table is None or not 0 <= row_index < len(table.rows):
         return None
     return row_values(table, table.rows[row_index], label_column(table))
-
-
-def claim_rows(facts: SourceFacts, archetype: str, table_rows_: list[dict]) -> list[dict]:
-    """Prose claims as rows (table_id '', row_index = claim index), skipping numbers a table already has."""
-    printed = {v for r in table_rows_ for v in r["values"].values()}
-    has_release = any(r["kind"] == "release" for r in table_rows_)
-    rows = []
-    names = {r["label"].lower() for r in table_rows_}
-    for index, claim in enumerate(facts.textual.claims):
-        values = claim_values(facts, index) or {}
-        name = short_label(claim_subject(facts, index))
-        if not values or set(values.values()) <= printed or name.lower() in names:
-            continue  # a number already tabulated, or a second item of the same name (no 'view' suffixes)
-        printed |= set(values.values())
-        names.add(name.lower())
-        rows.append({"kind": "analysis" if archetype == "analysis_firm" else "progression", "values": values,
-                     "name": name, "table_id": "", "row_index": index, "dataset": ""})
-    if rows and archetype != "analysis_firm" and not has_release and len(rows) > 1:
-        rows[-1]["kind"] = "release"
-    for row in rows:
-        row["label"] = make_label(row["kind"], row.pop("name"), row["values"])
-    return rows
 
 
 def table_rows(facts: SourceFacts, archetype: str) -> list[dict]:

@@ -11,7 +11,9 @@ The same holds for one drifting budget or sample size and one format or title pe
 
 Items stay typed when text must carry their values: the release (the milestone meeting and the
 adoption decision quote it), items an error slips on (the slip and correction restate them), and
-items a decision cites.
+items a decision cites. Of the document's statements only stated figures may be pictured: the team
+snips the passage that states the figure (an excerpt image); a definition or an abbreviation is typed
+into the glossary.
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ def mark_pictured(items: list[PlanItem], errors: list[ScriptedError], decisions:
     """`items` with `pictured` set on about `share` of those that may be pictured (same seed, same set)."""
     targeted = {e.target.split(":")[0] for e in errors}
     cited = {c for d in decisions for c in d.cites}
-    eligible = [i.id for i in items if i.kind != "release" and i.id not in targeted
+    eligible = [i.id for i in items if i.kind != "release" and (i.kind != "statement" or i.asked) and i.id not in targeted
                 and not cited & set(i.values.values()) and any(re.search(r"\d", v) for v in i.values.values())]
     chosen = set(rng.sample(eligible, round(share * len(eligible)))) if eligible else set()
     return [i.model_copy(update={"pictured": True}) if i.id in chosen else i for i in items]

@@ -36,6 +36,7 @@ def channel_roles(org: Organization) -> dict[str, str]:
 
 def assemble_items(draft: ScheduleDraft, facts: SourceFacts, config: SimulationConfig) -> list[PlanItem]:
     from mmeb_assets.simulation.items import source_values
+    from mmeb_assets.simulation.statement_items import stated_figure
     out = []
     for d in draft.items:
         values = source_values(facts, d.table_id, d.row_index)
@@ -43,7 +44,8 @@ def assemble_items(draft: ScheduleDraft, facts: SourceFacts, config: SimulationC
             raise ValueError(f"item {d.id}: table_id={d.table_id!r} row_index={d.row_index} not in source_facts")
         out.append(PlanItem(id=d.id, kind=d.kind, label=d.label, owner=d.owner,
                             completed_at=slot_time(config, d.done.day, d.done.time), dataset=d.dataset,
-                            table_id=d.table_id, row_index=d.row_index, values=values))
+                            table_id=d.table_id, row_index=d.row_index, values=values,
+                            **stated_figure(facts, d.table_id, d.row_index)))
     return sorted(out, key=lambda i: (i.completed_at, i.id))
 
 

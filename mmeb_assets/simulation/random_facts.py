@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import random
 
+from mmeb_assets.facts.quantities import quantity_statements
 from mmeb_assets.provenance import make_provenance
 from mmeb_assets.schema.source import (
-    Claim, ConfigFact, Figure, SourceFacts, Table, TextualExtraction, VisualExtraction, VisualFact,
+    Claim, ConfigFact, Fact, Figure, SourceFacts, Statement, Table, TextualExtraction, VisualExtraction, VisualFact,
 )
 
 WORDS = ["retrieval", "sparse", "graph", "adaptive", "contrastive", "federated", "latent", "robust", "causal",
@@ -125,6 +126,34 @@ def _figures(rng: random.Random, n: int, non_ascii: bool, repeat: list[str]) -> 
     return figures, visual
 
 
+COUNTED = ["characters", "bits of entropy", "respondents", "sites", "audits", "working days", "hours", "percent"]
+MODALS = ["SHALL be at least", "must keep no more than", "reported", "should allow up to", "received"]
+
+
+def _statements(rng: random.Random, n: int, non_ascii: bool) -> list[Statement]:
+    """Stated figures (read by the real `quantity_statements` from drawn sentences), abbreviations and
+    definitions, numbered as the facts stage numbers them."""
+    facts = []
+    for k in range(n):
+        subject = " ".join(_word(rng, non_ascii) for _ in range(rng.randint(1, 3)))
+        value = rng.choice([str(rng.randint(2, 99)), f"{rng.randint(1000, 99999):,}", f"{rng.uniform(1, 99):.1f}"])
+        sentence = (f"The {subject} {rng.choice(MODALS)} {value} {rng.choice(COUNTED)} for each "
+                    f"{_word(rng, non_ascii)} {_word(rng, non_ascii)} review.")
+        facts.append(Fact(measure="figure", value=value, unit="count", page=1 + k % 8, source=sentence))
+    out = quantity_statements(facts)
+    for k in range(rng.randint(0, 3)):
+        words = [_word(rng, non_ascii).capitalize() for _ in range(rng.randint(2, 4))]
+        acronym = "".join(w[0] for w in words).upper()
+        out.append(Statement(id="", kind="acronym", subject=acronym, aspect="expansion", stated=" ".join(words),
+                             sentence=f"We use the {' '.join(words)} ({acronym}) throughout.", page=2))
+    if rng.random() < 0.5:
+        term = _word(rng, non_ascii).capitalize()
+        stated = "the " + " ".join(_word(rng, non_ascii) for _ in range(rng.randint(3, 8)))
+        out.append(Statement(id="", kind="definition", subject=term, aspect="definition", stated=stated,
+                             sentence=f"{term} refers to {stated}.", page=3))
+    return [s.model_copy(update={"id": f"statement_{n + 1:02d}"}) for n, s in enumerate(out)]
+
+
 SHAPES = ("usual", "prose", "one_number", "one_row", "empty")
 
 
@@ -149,8 +178,7 @@ def random_source_facts(rng: random.Random, seed_id: str = "prop-seed", *, shape
                             header=["Method", rng.choice(METRICS)], rows=[["Ours", value]], extractor="generator")]
             claims = []
         else:
-            tables = []
-            claims = [Claim(text=f"It reaches {value}.", value_strings=[value], label="score")]
+            tables, claims = [], []  # the one number stated in prose (see `statements` below)
     elif shape == "one_row":
         tables = [_table(rng, 1, non_ascii, repeat)]
         tables[0].rows = tables[0].rows[:1]
@@ -166,8 +194,10 @@ def random_source_facts(rng: random.Random, seed_id: str = "prop-seed", *, shape
         components=[_word(rng, non_ascii) for _ in range(rng.randint(0, 6))],
         config_facts=[ConfigFact(name="batch size", value=str(rng.choice([16, 32, 64])))] if rng.random() < 0.5 else [],
         claims=claims, pipeline_steps=[f"Step {k}: {_word(rng, non_ascii)} the inputs" for k in range(rng.randint(0, 5))])
+    statements = (_statements(rng, rng.randint(1, 12), non_ascii) if shape in ("usual", "prose")
+                  else _statements(rng, 1, non_ascii)[:1] if shape == "one_number" and not tables else [])
     return SourceFacts(seed_id=seed_id, provenance=make_provenance(seed_id, "source_facts", "generator"),
-                       title=title, domain=rng.choice(["", "Information retrieval", "Port emissions policy",
+                       statements=statements, title=title, domain=rng.choice(["", "Information retrieval", "Port emissions policy",
                                                        f"{_word(rng, non_ascii)} studies", "NLP 2024",
                                                        "Conference papers on retrieval"]),
                        textual=textual, visual=visual, tables=tables, figures=figures)

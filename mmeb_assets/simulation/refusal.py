@@ -34,7 +34,7 @@ def refusal_reason(facts: SourceFacts) -> str | None:
     rows = sum(len(t.rows) for t in facts.tables)
     return (f"no numeric claim to build a week on in {facts.title!r}: {len(facts.facts)} fact(s) (measured "
             f"quantities a reader would quote), {len(facts.tables)} table(s) with {rows} row(s), "
-            f"{len(facts.textual.claims)} prose claim(s) and {len(facts.sections)} numbered section title(s)")
+            f"{len(facts.statements)} statement(s) of its prose and {len(facts.sections)} numbered section title(s)")
 
 
 def require_plannable(facts: SourceFacts, source: str = "") -> None:

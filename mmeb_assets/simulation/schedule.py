@@ -10,28 +10,31 @@ from mmeb_assets.simulation.config import SimulationConfig, rng_for, to_slot
 from mmeb_assets.simulation.drafts import InventedDraft, ItemDraft, ScheduleDraft, Slot
 from mmeb_assets.simulation.items import item_drafts, select_rows, source_rows
 from mmeb_assets.simulation.refusal import require_plannable
+from mmeb_assets.simulation.seed_work import SeedWork
 from mmeb_assets.simulation.timeline import to_frac, worktime
 
+# '{work}' is the seed's own work (`seed_work.SeedWork`): every project measures its own service,
+# corpus or pipeline, so no invented name recurs across the projects of a build.
 INVENTED_POOL = {
     "research_lab": [
-        ("median query latency on the staging box", "ms", (18, 95, 0)),
-        ("peak GPU memory while indexing", "GB", (8.0, 39.0, 1)),
-        ("index size for the pilot corpus", "GB", (1.5, 12.0, 1)),
-        ("cost per thousand queries", "USD", (0.08, 0.9, 2)),
-        ("nightly re-index duration", "min", (22, 95, 0)),
-        ("throughput of one serving node", "queries/s", (40, 380, 0)),
-        ("cold-start time of the service", "s", (4, 29, 0)),
-        ("wall-clock of the final training run", "h", (3.5, 19.5, 1)),
+        ("median query latency of the {work} service", "ms", (18, 95, 0)),
+        ("peak GPU memory while indexing for {work}", "GB", (8.0, 39.0, 1)),
+        ("index size of the {work} pilot corpus", "GB", (1.5, 12.0, 1)),
+        ("cost per thousand {work} queries", "USD", (0.08, 0.9, 2)),
+        ("nightly {work} re-index duration", "min", (22, 95, 0)),
+        ("throughput of one {work} serving node", "queries/s", (40, 380, 0)),
+        ("cold-start time of the {work} service", "s", (4, 29, 0)),
+        ("wall-clock of the final {work} training run", "h", (3.5, 19.5, 1)),
     ],
     "analysis_firm": [
-        ("stakeholder interviews completed", "interviews", (8, 31, 0)),
-        ("refresh time of the indicator pipeline", "h", (1.5, 9.5, 1)),
-        ("share of source records failing validation", "%", (0.4, 6.5, 1)),
-        ("survey responses collected", "responses", (640, 2900, 0)),
-        ("modelling runs for the sensitivity sweep", "runs", (24, 120, 0)),
-        ("dashboard load time", "s", (1.2, 8.8, 1)),
-        ("analyst time booked so far", "h", (60, 240, 0)),
-        ("source documents reviewed", "documents", (40, 180, 0)),
+        ("stakeholder interviews completed for {work}", "interviews", (8, 31, 0)),
+        ("refresh time of the {work} indicator pipeline", "h", (1.5, 9.5, 1)),
+        ("share of {work} source records failing validation", "%", (0.4, 6.5, 1)),
+        ("survey responses collected for {work}", "responses", (640, 2900, 0)),
+        ("modelling runs for the {work} sensitivity sweep", "runs", (24, 120, 0)),
+        ("load time of the {work} dashboard", "s", (1.2, 8.8, 1)),
+        ("analyst time booked on {work} so far", "h", (60, 240, 0)),
+        ("source documents reviewed for {work}", "documents", (40, 180, 0)),
     ],
 }
 UNIT_LIKE = {"ms", "GB", "min", "h", "s", "USD", "%"}
@@ -127,7 +130,7 @@ def schedule_items(items: list[ItemDraft], org: Organization, config: Simulation
 
 
 def invent_facts(org: Organization, config: SimulationConfig, source_values: set[str], rng: random.Random,
-                 code_channels: tuple[str, str]) -> list[InventedDraft]:
+                 code_channels: tuple[str, str], work: str = "") -> list[InventedDraft]:
     pool = list(INVENTED_POOL[org.archetype])
     rng.shuffle(pool)
     # the first one has a unit a slip can get wrong (wrong_unit errors need one)
@@ -140,6 +143,7 @@ def invent_facts(org: Organization, config: SimulationConfig, source_values: set
         while value in source_values or display(value, unit) in source_values:
             value = fmt_number(rng, lo, hi, dec)
         owner = workers[(n + 1) % len(workers)]
+        name = name.format(work=work or org.customer.name)
         out.append(InventedDraft(id=f"inv_{n + 1:02d}", name=name, value=value, unit=unit, owner=owner,
                                  channel=code_channels[n % 2], at=_slot(config, f),
                                  rationale=f"{name} decides whether the pilot for {org.customer.name} is practical"))
@@ -163,5 +167,5 @@ def rules_schedule(facts: SourceFacts, org: Organization, *, random_seed: int, c
     prefix = items[0].id.split("_")[0]
     for n, it in enumerate(items, start=1):
         it.id = f"{prefix}_{n:02d}"
-    invented = invent_facts(org, config, source_value_set(facts), rng, code_channels)
+    invented = invent_facts(org, config, source_value_set(facts), rng, code_channels, SeedWork.of(facts).work)
     return ScheduleDraft(items=items, invented=invented)

@@ -179,7 +179,8 @@ def _version_core(subject: str, v) -> str:
 
 def _doc_core(d: DocumentPlan) -> str:
     what = {"report": "the report", "deck": "the deck", "chart_image": "a chart", "table_image": "a table image",
-            "seed_figure": "a figure"}.get(d.kind, d.kind)
+            "seed_figure": "a figure",
+            "excerpt_image": "an excerpt of the source"}.get(d.kind, d.kind)
     extra = " Later results are marked pending." if d.pending_item_ids else ""
     fixed = " This version has the corrections in." if d.version > 1 and d.reflects_corrections else ""
     return f"Sharing {what}: {d.title} (v{d.version}), see attachment.{extra}{fixed}"

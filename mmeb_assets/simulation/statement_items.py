@@ -8,9 +8,14 @@ the last resort for a document that states neither.
 """
 from __future__ import annotations
 
+import re
+
 from mmeb_assets.schema.source import SourceFacts
 
 STATEMENT_TABLE = "statement"
+FIGURE = "figure"  # the column of a stated figure: '8 characters', '$450 million', '2.13 percent'
+EXPANSION = "expansion"  # what an abbreviation stands for
+QUOTED_COLUMNS = ("definition", FIGURE, EXPANSION)  # a statement's words, which a hurried quote can get wrong
 
 
 def statement_values(facts: SourceFacts, index: int | None) -> dict[str, str] | None:
@@ -20,15 +25,56 @@ def statement_values(facts: SourceFacts, index: int | None) -> dict[str, str] | 
     statement = facts.statements[index]
     if statement.kind == "components":
         return {statement.aspect: statement.stated, f"number of {statement.aspect}": statement.count}
+    if statement.kind == "quantity":
+        return {FIGURE: statement.stated}
+    if statement.kind == "acronym":
+        return {EXPANSION: statement.stated}
     return {"definition": statement.stated}
+
+
+def stated_figure(facts: SourceFacts, table_id: str, index: int | None) -> dict[str, str]:
+    """A stated figure's sentence as printed and as a question (its figure blanked), as `PlanItem`
+    fields; nothing for every other item."""
+    if table_id != STATEMENT_TABLE or index is None or not 0 <= index < len(facts.statements):
+        return {}
+    statement = facts.statements[index]
+    return {"asked": statement.asked, "sentence": statement.sentence} if statement.kind == "quantity" else {}
+
+
+WINDOW_BEFORE, WINDOW_AFTER = 6, 3
+
+
+def figure_window(sentence: str, stated: str, number: str) -> str:
+    """The words around a stated figure with its number left out: 'Memorized secrets SHALL be at least
+    … characters in length' names the figure as the document does (its subject alone, 'the United
+    States', may state several)."""
+    start = sentence.find(stated)
+    start = start + max(stated.find(number), 0) if start >= 0 else sentence.find(number)
+    before = sentence[:start].split()[-WINDOW_BEFORE:]
+    after = sentence[start + len(number):].split()[:WINDOW_AFTER + len(stated.split()) - 1]
+    window = " ".join([*before, "…", *after]).replace("… %", "…%")
+    return re.sub(r"([$€£]) …", r"\1…", window).rstrip(" .,;:")
+
+
+def statement_label(facts: SourceFacts, index: int) -> str:
+    """'Framework Core', "the term 'Impact'", "the figure in 'Memorized secrets SHALL be at least …
+    characters in length'" (a figure named by the words around it)."""
+    statement = facts.statements[index]
+    if statement.kind == "components":
+        return statement.subject
+    if statement.kind == "quantity":
+        return f"the figure in '{figure_window(statement.sentence, statement.stated, statement.count)}'"
+    if statement.kind == "acronym":
+        return f"the abbreviation '{statement.subject}'"
+    return f"the term '{statement.subject}'"
 
 
 def statement_rows(facts: SourceFacts, archetype: str) -> list[dict]:
     """Statements as plan rows (table_id `STATEMENT_TABLE`, row_index = statement number)."""
     rows = []
-    for index, statement in enumerate(facts.statements):
+    for index in range(len(facts.statements)):
         values = statement_values(facts, index) or {}
-        label = statement.subject if statement.kind == "components" else f"the term '{statement.subject}'"
+        label = statement_label(facts, index)
         rows.append({"kind": "statement", "label": label, "values": values, "table_id": STATEMENT_TABLE,
                      "row_index": index, "dataset": ""})
     return rows

@@ -89,8 +89,11 @@ def _results(ctx: GenContext) -> list[QAItem]:
         if len(refs) != 1 or per_item[refs[0]] != 1:
             continue
         item = index.items[refs[0]]
+        if item.kind == "statement" and any(e.target.startswith(f"{item.id}:") for e in index.plan.errors):
+            continue  # a misquoted statement is quoted again by whoever slips and corrects it
         where = channel_ref(event.where)
-        q = f"Who posted the result for {item_phrase(item)}" + (f" in {where}?" if where else "?")
+        asks = "Who quoted the source document on" if item.kind == "statement" else "Who posted the result for"
+        q = f"{asks} {item_phrase(item)}" + (f" in {where}?" if where else "?")
         made = _author_item(ctx, "attribution.result", q, event.actor, event.id, f"the {item.label} result")
         if made:
             out.append(made)

@@ -48,13 +48,23 @@ def series_phrase(item: PlanItem) -> str:
 
 
 def value_question(item: PlanItem, col: str) -> str:
+    if item.asked:
+        return stated_figure_question(item)
     if is_year(col):
         return f"What value was recorded for {series_phrase(item)} in {col}?"
     return f"What value was recorded for the {metric(col)} of {item_phrase(item)}{on_dataset(item)}?"
 
 
+def stated_figure_question(item: PlanItem) -> str:
+    """A figure of the document's prose, asked in its sentence's words (`PlanItem.asked`)."""
+    return f"According to the source document as the records quote it, {item.asked}"
+
+
 def cell_phrase(item: PlanItem, col: str) -> str:
-    """'2023 value for the Drayage trucks' / 'MRR of the dense baseline' (the caller adds 'the')."""
+    """'2023 value for the Drayage trucks' / 'MRR of the dense baseline' / 'figure for memorized
+    secrets' (the caller adds 'the')."""
+    if item.asked:
+        return item.label.removeprefix("the ")
     if is_year(col):
         return f"{col} value for {series_phrase(item)}"
     return f"{metric(col)} of {item_phrase(item)}"
@@ -65,6 +75,9 @@ def is_total(item: PlanItem) -> bool:
 
 
 def metric_columns(item: PlanItem) -> list[str]:
+    """Numeric cells that arithmetic may combine; a stated figure is asked only in its own sentence."""
+    if item.asked:
+        return []
     return [col for col, cell in item.values.items() if is_numeric_cell(cell)]
 
 

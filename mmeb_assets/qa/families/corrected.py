@@ -29,6 +29,7 @@ def _cases(ctx: GenContext) -> list[tuple]:
         if correction is None:
             continue
         partners = [p for p in index.plan.items if p.id != item.id and item.table_id and p.table_id == item.table_id
+                    and p.kind != "statement"
                     and is_numeric_cell(p.values.get(col, "")) and not conflicted(ctx, p.id, col)
                     and parse_number(p.values[col]) != parse_number(error.correct_value)]
         partners.sort(key=lambda p: (not _flips(error, p.values[col]), stable_rank(ctx.seed, "corr", error.id, p.id)))

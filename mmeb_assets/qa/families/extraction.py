@@ -1,18 +1,20 @@
 """Extraction: one value stated explicitly in a message, a tracker, a page, or only inside an image."""
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from mmeb_assets.qa.families.base import (
-    is_year, row_unit, series_phrase, with_unit,
-    GenContext, cell_record, clean_cells, draft, item_phrase, metric_columns, on_dataset, stable_rank, unit_of,
-    value_question,
+    cell_phrase, is_year, row_unit, series_phrase, with_unit,
+    GenContext, cell_record, clean_cells, draft, item_phrase, metric_columns, on_dataset, stable_rank,
+    stated_figure_question, unit_of, value_question,
 )
 from mmeb_assets.qa.phrasing import metric
 from mmeb_assets.qa.text import is_numeric_cell
 from mmeb_assets.schema import Derivation, QAItem
 
 MAX_CELLS = 10
+NUMBER_IN = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
 def generate(ctx: GenContext) -> list[QAItem]:
@@ -27,13 +29,16 @@ def _text_cells(ctx: GenContext, statements_only: bool = False) -> list[QAItem]:
     index, out = ctx.index, []
     items = [i for i in index.plan.items if i.kind == "statement" or not statements_only]
     cells = [(item, col, cell.strip()) for item in items for n, (col, cell) in enumerate(item.values.items())
-             if cell.strip() and not is_numeric_cell(cell) and f"{item.id}:{col}" not in index.errors_by_target
+             if cell.strip() and (item.asked or not is_numeric_cell(cell)) and f"{item.id}:{col}" not in index.errors_by_target
              and cell.strip().lower() not in item.label.lower()]
     values = Counter(v for _, _, v in cells)
     cells = [c for c in cells if values[c[2]] == 1]
     for item, col, value in sorted(cells, key=lambda c: stable_rank(ctx.seed, "text-cell", c[0].id, c[1]))[:MAX_CELLS]:
         record = cell_record(ctx, item, value)
         if record is None:
+            continue
+        if item.asked:
+            out.append(_stated_figure(ctx, item, col, value, record))
             continue
         q = f"What do the records give as the {metric(col)} of {item_phrase(item)}?"
         out.append(draft(
@@ -42,6 +47,20 @@ def _text_cells(ctx: GenContext, statements_only: bool = False) -> list[QAItem]:
             derivation=Derivation(kind="lookup", operands=[value], result=value, fact_key=f"{item.id}:{col}"),
         ))
     return out
+
+
+def _stated_figure(ctx: GenContext, item, col: str, stated: str, record) -> QAItem:
+    """'... memorized secrets SHALL be at least how many characters in length ...?' -> '8 characters'."""
+    number = NUMBER_IN.search(stated)
+    value = number.group(0) if number else stated
+    unit = stated[number.end():].strip() if number else ""
+    return draft(
+        ctx, "extraction", "extraction.stated_figure", stated_figure_question(item), stated, value=value,
+        unit=unit, evidence=[record.id],
+        steps=[(f"Find the record quoting the source document on {item_phrase(item).removeprefix('the ')}.",
+                [record.id]), (f"The figure it quotes is {stated}.", [record.id])],
+        derivation=Derivation(kind="lookup", operands=[value], result=value, fact_key=f"{item.id}:{col}"),
+    )
 
 
 def asked_cells(ctx: GenContext) -> list[tuple]:
@@ -116,7 +135,7 @@ def _pictures(ctx: GenContext) -> list[QAItem]:
                 image = next((r for r in images if index.shows(r, value)), None)
                 if image is None:
                     continue
-                what = f"{series_phrase(item)} in {col}" if is_year(col) else f"the {metric(col)} of {item_phrase(item)}"
+                what = f"{series_phrase(item)} in {col}" if is_year(col) else f"the {cell_phrase(item, col)}"
                 q = f"In the image titled '{doc.title}', what value is shown for {what}?"
                 out.append(draft(
                     ctx, "extraction", "extraction.picture", q, value, value=value, unit=unit_of(col, value),
