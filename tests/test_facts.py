@@ -254,7 +254,10 @@ def test_the_caption_names_what_split_columns_count():
     assert caption_quantity(table) == "Number of questions"
     assert measure_name(table, ["Dev"], "") == "Number of questions (Dev)"
     plain = _structured("Table 3: BLEU scores on the test set.", [[], ["Dev"]], [["NQ"]], [["NQ", "8.7"]])
-    assert measure_name(plain, ["Dev"], "") == "Dev"
+    assert measure_name(plain, ["Dev"], "") == "BLEU scores (Dev)"  # a split column: the caption says what
+    assert measure_name(plain, ["Accuracy"], "") == "Accuracy"       # a column that names its own measure
+    results = _structured("Table 4: Results of human evaluation.", [[], ["Dev"]], [["NQ"]], [["NQ", "8.7"]])
+    assert measure_name(results, ["Dev"], "") == "Dev"               # 'results' measure nothing
 
 
 @pytest.mark.parametrize("sentence,facts", [

@@ -9,6 +9,8 @@ import pytest
 from mmeb_assets.partitions import seed_partitions_def
 from mmeb_assets.qa.assets import benchmark, qa_items, qa_statistics, qa_validated
 from mmeb_assets.qa.checks import QA_CHECKS
+from mmeb_assets.qa.evidence import ProjectIndex
+from mmeb_assets.qa.stale_oracle import stale_gold_problems
 from mmeb_assets.qa.export import read_questions_jsonl
 from mmeb_assets.qa.fixture import fixture_project
 from mmeb_assets.schema import TASKS, EventPlan, Organization, RecordSet
@@ -105,7 +107,10 @@ def test_checks_pass_on_materialized_set(built):
         assert not find_missing_evidence(qa_set.items) and not find_missing_tasks(qa_set.items)
         assert not find_unknown_evidence(qa_set.items, {r.id for r in records.records})
         assert not find_gold_problems(qa_set.items)
-    assert len(QA_CHECKS) == 8
+        plan = _load(home / "projects" / key / "event_plan.json")
+        org = _load(home / "projects" / key / "organization.json")
+        assert not stale_gold_problems(ProjectIndex(plan=plan, org=org, records=records), qa_set.items)
+    assert len(QA_CHECKS) == 9
 
 
 def test_same_inputs_give_byte_identical_question_files(tmp_path):

@@ -5,6 +5,8 @@ from collections import Counter
 import dagster as dg
 
 from mmeb_assets.qa.assets import benchmark, qa_validated
+from mmeb_assets.qa.evidence import ProjectIndex
+from mmeb_assets.qa.stale_oracle import stale_gold_problems
 from mmeb_assets.qa.text import normalize
 from mmeb_assets.qa.validate_rules import cited_ids, leaked
 from mmeb_assets.schema import TASKS, Benchmark, QAItem
@@ -145,5 +147,24 @@ def qa_gold_judged_right(context: dg.AssetCheckExecutionContext, qa_validated) -
     return _result(findings, severity=dg.AssetCheckSeverity.WARN, answerable=answerable)
 
 
-QA_CHECKS = [qa_no_leak, qa_gold_judged_right, qa_evidence_ids_exist, qa_answerable_have_evidence, qa_no_duplicates,
+@dg.asset_check(asset=qa_validated, blocking=False,
+                additional_ins={"records": dg.AssetIn("records"), "event_plan": dg.AssetIn("event_plan"),
+                                "organization": dg.AssetIn("organization")},
+                description="each 'which documents still showed the old value' gold is exactly the documents "
+                            "whose version current then shows it, read from the rendered records")
+def qa_stale_golds_exact(context: dg.AssetCheckExecutionContext, qa_validated, records, event_plan,
+                         organization) -> dg.AssetCheckResult:
+    plans, orgs, recs = _own(event_plan, context), _own(organization, context), _own(records, context)
+    findings, checked = [], 0
+    for key, value in _own(qa_validated, context).items():
+        if key not in plans or key not in orgs or key not in recs:
+            continue
+        index = ProjectIndex(plan=plans[key], org=orgs[key], records=recs[key])
+        items = _items(value)
+        checked += sum(1 for i in items if i.generator.endswith("cross_source.stale"))
+        findings += stale_gold_problems(index, items)
+    return _result(findings, severity=dg.AssetCheckSeverity.WARN, stale_questions=checked)
+
+
+QA_CHECKS = [qa_no_leak, qa_gold_judged_right, qa_stale_golds_exact, qa_evidence_ids_exist, qa_answerable_have_evidence, qa_no_duplicates,
              qa_task_coverage, benchmark_integrity, benchmark_cross_project_duplicates]

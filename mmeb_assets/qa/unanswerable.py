@@ -20,6 +20,7 @@ from mmeb_assets.schema import Derivation, QAItem
 QUALIFIERS = ("held-out", "rerun", "worst-case", "median", "macro-averaged", "per-seed", "calibrated",
               "post-deployment", "day-two", "weighted", "cross-validated", "ablated", "out-of-domain",
               "quantized", "bootstrap", "second-pass")
+SUBJECT_QUALIFIERS = ("interim", "backup", "follow-up", "provisional", "fallback", "second")
 SPLITS = ("held-out", "out-of-domain", "pilot", "archived", "shadow", "re-annotated")
 MAX_ITEMS = 8
 MAX_PER_KIND = 3
@@ -86,6 +87,11 @@ def _candidates(item: QAItem, ctx: GenContext) -> list[tuple[str, str, str]]:
             new = _replace(item.q, fact.subject, subject)
             if new:
                 out.append((new, other, f"customer '{customer}' -> '{other}'"))
+        elif fact:  # a subject named by the seed's work: a near-miss fact of the same work
+            near = f"{SUBJECT_QUALIFIERS[stable_rank(ctx.seed, item.q, 'subject') % len(SUBJECT_QUALIFIERS)]} {fact.subject}"
+            new = _replace(item.q, fact.subject, near)
+            if new:
+                out.append((new, near, f"subject '{fact.subject}' -> '{near}'"))
     elif family == "extraction.invented":
         fact = next((f for f in ctx.index.plan.invented if f.id == key), None)
         if fact:

@@ -64,7 +64,7 @@ class EvolvingPlanner:
         org, u = self.org, self.rng.uniform
         first, second = self.workers[0], self.workers[-1] if len(self.workers) > 1 else org.lead_id
         subject = (f"owner of {_the(self.part)} review for {self.work}" if self.part
-                   else f"owner of the {org.customer.name} acceptance checklist")
+                   else f"owner of the {self.work} acceptance checklist")
         # an early joiner (late_joiner_day 1 of a long window) still takes the checklist last
         start = u(0.02, 0.06)
         moved = u(0.25, self.a.joiner - 0.03) if self.a.joiner > 0.3 else u(0.08, 0.12)

@@ -16,6 +16,10 @@ BOILERPLATE_SECTION = re.compile(r"^(?:\d[\d.]*\s*)?(?:introduction|conclusions?
                                  r"executive summary|discussion|future work)\b", re.I)
 
 
+MAX_WORK_WORDS = 4
+SMALL_WORDS = {"of", "for", "and", "the", "a", "an", "in", "on", "to", "from", "by", "with"}
+
+
 @dataclass(frozen=True)
 class SeedWork:
     """What the project works on, in its seed's words: `work` names the whole ('SPECTER', 'the AI RMF'),
@@ -39,16 +43,36 @@ class SeedWork:
 
 def short_title(title: str) -> str:
     """What a team calls the document it works on: its title before a colon, without brackets, report
-    numbers or years ('Highlights From PIRLS 2011 (excerpt)' -> 'Highlights From PIRLS'), at most six
-    words; '' when nothing plain is left."""
-    head = re.sub(r"\([^)]*\)|\[[^]]*\]", " ", title.split(":")[0])
-    words = [w for w in head.split() if not re.search(r"\d", w)]
-    while words and words[-1].lower() in {"of", "for", "and", "the", "a", "an", "in", "on", "to", "from"}:
+    numbers or years; a long title by the name it ends on ('Designing and Testing the Messages Produced
+    by a Virtual Dietitian' -> 'Virtual Dietitian'), else its first words; '' when nothing plain is left."""
+    before, _, after = title.partition(":")
+    return _short(before) or _short(after)
+
+
+def _short(text: str) -> str:
+    head = re.sub(r"\([^)]*\)|\[[^]]*\]", " ", text).split(",")[0]
+    words = [w for w in head.split() if not _numbering(w)]
+    if len(words) > MAX_WORK_WORDS:
+        tail: list[str] = []
+        for word in reversed(words):
+            if not word[:1].isupper():
+                break
+            tail.insert(0, word)
+        words = tail if 2 <= len(tail) <= 6 else words[:MAX_WORK_WORDS]
+    while words and words[-1].lower() in SMALL_WORDS:
         words.pop()
-    name = " ".join(words[:6])
+    name = " ".join(words)
     return name if len(name) >= 3 and _plain(name) else ""
 
 
+def _numbering(word: str) -> bool:
+    """A year, report or version number ('2011', '800-63B', '1.1'), not a name with a digit in it
+    ('VideoSearch-R1')."""
+    return bool(re.search(r"\d", word)) and len(re.findall(r"[A-Za-z]", word)) < 3
+
+
 def _plain(name: str) -> bool:
-    """A name a person says: no report number or section number in it, not set in capitals."""
-    return not re.search(r"\d", name) and not name.isupper()
+    """A name a person says: no report number or section number in it, not set in capitals (one word
+    in capitals is a method's name: 'SPECTER')."""
+    return not any(_numbering(w) for w in name.split()) and (
+        not name.isupper() or re.fullmatch(r"[A-Z][A-Z\-]{2,}", name) is not None)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from mmeb_assets.qa.families.base import GenContext, cell_phrase, draft, ids
 from mmeb_assets.qa.phrasing import sentence, source_name
+from mmeb_assets.qa.stale_oracle import stale_titles
 from mmeb_assets.qa.text import channel_ref, when
 from mmeb_assets.schema import Derivation, QAItem, Record, ScriptedError
 
@@ -114,8 +115,12 @@ def _which_sources(ctx, error, correction, stale) -> QAItem | None:
     shown = [(d, next(iter(ctx.index.doc_records(d.id, error.wrong_value)), None)) for d in docs]
     if not docs or any(record is None for _, record in shown):
         return None
-    phrase, key = _target(ctx, error)
+    seen = stale_titles(ctx.index, error.target, error.wrong_value, error.correct_value, correction.timestamp)
+    shown = [(d, r) for d, r in shown if (r.title or d.title) in seen]  # the old digits on another row are not it
     titles = list(dict.fromkeys((r.title or d.title) for d, r in shown))
+    if not titles or set(titles) != seen:
+        return None  # the records show the old value somewhere the plan did not mean it to: no exact gold
+    phrase, key = _target(ctx, error)
     evidence = ids([correction] + [record for _, record in shown])
     q = (f"When the {phrase} was corrected in {channel_ref(correction.channel) or correction.source} "
          f"({when(correction.timestamp)}), which documents then current still showed the old value?")
