@@ -290,3 +290,23 @@ def test_requirement_keywords_and_cited_numbers_name_no_subject():
     assert [(f.value, f.subject) for f in facts] == [("112", "")]
     facts = _number_facts("Look-up secrets having at least 112 bits of entropy SHALL be hashed.", 1, Tally())
     assert [f.measure for f in facts] == ["bits of entropy"]
+
+
+def test_row_groups_that_name_the_measure_are_read_one_group_at_a_time():
+    """Columns are behaviours, row groups say what is measured: each group is its own table, its rows
+    named by their own label, so no value is asked as another group's measure."""
+    from mmeb_assets.facts.row_groups import measure_groups
+
+    cols = [[], ["Accel/decel", "smoothing"], ["Speed", "optimization"]]
+    rows = [["Med-low", "5%", "8%"], ["Very high", "30%", "35%"], ["Med-low", "30%", "20%"], ["Very high", "8%", "10%"]]
+    paths = [["Per cycle fuel savings potential", r[0]] for r in rows[:2]] + \
+            [["Frequency of opportunity occurrence", r[0]] for r in rows[2:]]
+    table = _structured("Table 4-1: Fuel savings by driving behaviour.", cols, paths, rows)
+    parts = measure_groups(table)
+    assert [p.id for p in parts] == ["table_1_g1", "table_1_g2"]
+    facts = [(f.measure, f.subject, f.value) for p in parts for f in table_facts(p, Tally())]
+    assert ("Per cycle fuel savings potential, Speed optimization (%)", "Med-low", "8%") in facts
+    assert ("Frequency of opportunity occurrence, Accel/decel smoothing (%)", "Very high", "8%") in facts
+    assert len(facts) == 8
+    by_measure = _structured("Table 2: Scores.", [[], ["Accuracy"], ["F1 score"]], paths, rows)
+    assert measure_groups(by_measure) == [by_measure]  # the columns name the measure: groups are subjects

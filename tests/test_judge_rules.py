@@ -160,6 +160,23 @@ def test_mmeb_judge_writes_one_verdict_per_question_and_lists_missing_answers(fi
     assert "1 correct" in out.out
 
 
+def test_mmeb_judge_explain_prints_the_gold_parts_matched_and_missed(files, capsys):
+    from mmeb_assets.evaluation.judge_explain import gold_parts
+
+    listed = qa("Which documents still showed the old value?", "cross_source_conflict", "Report v1; Tracker",
+                "Report v1; Tracker").model_copy(update={"id": "d"})
+    rows = (files / "q.jsonl").read_text().splitlines() + [json.dumps(question_row(listed))]
+    write_jsonl(files / "q.jsonl", rows)
+    write_jsonl(files / "a.jsonl", [{"id": "a", "answer": "14.2 gigabytes"}, {"id": "b", "answer": "Bo Chen"},
+                                    {"id": "d", "answer": "Only the Report v1 did."}])
+    assert gold_parts(listed) == ["Report v1", "Tracker"]
+    assert run_judge(files, "--explain") == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line[:2] in ("a ", "d ", "c ")}
+    assert lines["a"].split()[1] == "RIGHT" and "missed: -" in lines["a"]
+    assert lines["d"].split()[1] == "WRONG" and "matched: Report v1" in lines["d"] and "missed: Tracker" in lines["d"]
+    assert "no_answer" in lines["c"]
+
+
 @pytest.mark.parametrize("answers,where", [
     ([{"id": "a", "answer": "x"}, {"id": "zz", "answer": "y"}], "a.jsonl:2: field 'id': unknown question id 'zz'"),
     ([{"id": "a", "answer": "x"}, "{not json"], "a.jsonl:2: field '-': not valid JSON"),

@@ -1,4 +1,4 @@
-"""`mmeb judge --questions Q.jsonl --answers A.jsonl --out V.jsonl [--judge rules|<model>]`.
+"""`mmeb judge --questions Q.jsonl --answers A.jsonl --out V.jsonl [--judge rules|<model>] [--explain]`.
 
 Judges any system's answers against the benchmark's questions: the strict rules judge by default, or a
 model of the registry (config/models.yaml) through the LLM judge path. Bad input stops with one line
@@ -32,6 +32,11 @@ def _cmd_judge(args: argparse.Namespace) -> int:
         print(f"mmeb judge: --judge: {exc.args[0]}", file=sys.stderr)
         return 2
     atomic_write_jsonl(Path(args.out), [v.row() for v in verdicts])
+    if args.explain:
+        from mmeb_assets.evaluation.judge_explain import explain_line
+        by_id = {i.id: i for i in items}
+        for v in verdicts:
+            print(explain_line(by_id[v.id], answers.get(v.id), v))
     missing = [v.id for v in verdicts if v.code == "no_answer" and v.id not in answers]
     if missing:
         print(f"{len(missing)} question(s) had no answer (judged wrong): {', '.join(missing)}", file=sys.stderr)
@@ -63,4 +68,6 @@ def register(subparsers) -> None:
     judge.add_argument("--out", required=True, help='verdicts, JSONL of {"id", "correct", "reason", "code", "judge"}')
     judge.add_argument("--judge", default=RULES_JUDGE,
                        help="'rules' (default: the strict rules judge) or a model name of config/models.yaml")
+    judge.add_argument("--explain", action="store_true",
+                       help="print, per answer, the verdict, its reason code and the gold parts it matched or missed")
     judge.set_defaults(func=_cmd_judge)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from mmeb_assets.facts.prose import LEAVE_REFERENCES, REFERENCE_HEADING
 from mmeb_assets.ingestion.numbers import sentences
 from mmeb_assets.schema.source import SourceDocument, Statement
 
@@ -22,10 +23,15 @@ def acronym_statements(document: SourceDocument, first_number: int = 1) -> list[
     """The first introduction of each abbreviation, spread over the document (at most `MAX_ACRONYMS`)."""
     found: list[Statement] = []
     seen: set[str] = set()
+    in_references = False
     for page in document.pages:
         for block in page.blocks:
-            if block.kind != "text":
-                continue
+            heading = block.text.strip()
+            if block.kind == "heading" or (len(heading) < 60 and REFERENCE_HEADING.match(heading)):
+                in_references = bool(REFERENCE_HEADING.match(heading)) or (
+                    in_references and not LEAVE_REFERENCES.match(heading))
+            if block.kind != "text" or in_references:
+                continue  # a cited title's '(EMNLP)' is the citation's, not the document's vocabulary
             for sentence in sentences(" ".join(block.text.split())):
                 for match in INTRODUCED.finditer(sentence):
                     acronym = match.group(1)

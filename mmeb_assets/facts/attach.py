@@ -6,6 +6,7 @@ from __future__ import annotations
 from mmeb_assets.facts.acronyms import acronym_statements
 from mmeb_assets.facts.extract import extract_facts
 from mmeb_assets.facts.orientation import oriented
+from mmeb_assets.facts.row_groups import measure_groups
 from mmeb_assets.facts.quantities import quantity_statements
 from mmeb_assets.facts.sections import document_sections
 from mmeb_assets.facts.statements import statements
@@ -65,7 +66,7 @@ def attach_facts(source_facts: SourceFacts, document: SourceDocument) -> SourceF
         if reason:
             repairs.append(f"left {table.id} (page {table.page}) out of the facts: {reason}")
         else:
-            tables.append(named_table(oriented(table)))
+            tables.extend(named_table(part) for part in measure_groups(oriented(table)))
     textual = source_facts.textual.model_copy(update={"claims": claims})
     updated = source_facts.model_copy(update={"textual": textual, "facts": facts, "non_facts": non_facts,
                                               "tables": tables, "sections": document_sections(document),

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from mmeb_assets.facts.orientation import oriented
+from mmeb_assets.facts.row_groups import measure_groups
 from mmeb_assets.facts.prose import Tally, prose_facts
 from mmeb_assets.facts.tables import table_facts
 from mmeb_assets.schema.source import Fact, NonFactClass, SourceDocument
@@ -23,7 +24,8 @@ def extract_facts(document: SourceDocument) -> tuple[list[Fact], list[NonFactCla
     tally = Tally()
     facts: list[Fact] = []
     for table in document.tables:
-        facts.extend(table_facts(oriented(table), tally))
+        for part in measure_groups(oriented(table)):
+            facts.extend(table_facts(part, tally))
     facts.extend(prose_facts(document, tally, _areas(document)))
     unique: dict[tuple, Fact] = {}
     for fact in facts:
