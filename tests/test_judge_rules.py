@@ -250,3 +250,11 @@ def test_roles_given_to_the_wrong_people_are_wrong():
     assert judge_rules(item, "It was flagged by Lena Berg; Ana Ruiz posted the correction.").correct
     swapped = judge_rules(item, "Ana Ruiz flagged it and Lena Berg posted the correction.")
     assert not swapped.correct and swapped.code == "role_swap"
+
+
+def test_a_gold_printed_in_words_matches_itself_and_its_digits():
+    """'The Framework Core consists of five Functions': the gold 'five' is judged as the candidate is."""
+    five = qa("What do the records give as the number of Functions of the Framework Core?", "extraction",
+              "five", "five", kind="lookup", operands=["five"])
+    assert judge_rules(five, "five").correct and judge_rules(five, "5 Functions").correct
+    assert not judge_rules(five, "six").correct and not judge_rules(five, "4").correct

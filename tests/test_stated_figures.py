@@ -96,3 +96,23 @@ def test_a_misquoted_figure_keeps_its_words_and_changes_its_number(stated):
         assert strip(wrong) == strip(stated)
         if "%" in stated or "percent" in stated:
             assert float(wrong.split("%")[0].split()[0]) <= 100
+
+
+@pytest.mark.parametrize("stated, value, unit", [
+    ("8 characters", "8", "characters"), ("14 million news articles", "14 million", ""),
+    ("$450 million", "450 million", ""), ("2.13 percent", "2.13", "percent"), ("80%", "80", "%"),
+])
+def test_a_stated_figure_gold_is_judged_right_in_its_own_words(stated, value, unit):
+    """The gold's value and unit are what the judge compares: its own answer, and the bare figure, pass."""
+    from mmeb_assets.evaluation.judge import judge_rules
+    from mmeb_assets.qa.families.extraction import figure_value
+    from mmeb_assets.provenance import make_provenance
+    from mmeb_assets.schema import Derivation, Gold, QAItem
+
+    assert figure_value(stated) == (value, unit)
+    item = QAItem(id="q", project="p", task="extraction", q="... how many characters ...?",
+                  answer_status="answerable", gold=Gold(answer=stated, value=value, unit=unit), evidence=["r1"],
+                  solution=[], generator="rules:extraction.stated_figure", provenance=make_provenance("p", "qa", "rules"),
+                  derivation=Derivation(kind="lookup", operands=[value], result=value))
+    assert judge_rules(item, stated).correct
+    assert judge_rules(item, value).correct

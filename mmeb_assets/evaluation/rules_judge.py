@@ -121,8 +121,9 @@ def _places(item: QAItem, value: str) -> int | None:
 
 
 def reference_value(item: QAItem) -> str:
-    """gold.value, with gold.unit attached when the value is a bare number ('14.2' + 'GB')."""
-    value = (item.gold.value or "").strip()
+    """gold.value, with gold.unit attached when the value is a bare number ('14.2' + 'GB'); numbers in
+    words read as the candidate's are ('five' -> '5'), so a gold printed in words matches itself."""
+    value = words_to_digits((item.gold.value or "").strip())
     unit = item.gold.unit.strip()
     if unit and vm.value_kind(value) == "quantity":
         quantity = vm.reference_quantity(value)

@@ -14,7 +14,7 @@ from mmeb_assets.qa.text import is_numeric_cell
 from mmeb_assets.schema import Derivation, QAItem
 
 MAX_CELLS = 10
-NUMBER_IN = re.compile(r"\d[\d,]*(?:\.\d+)?")
+NUMBER_IN = re.compile(r"\d[\d,]*(?:\.\d+)?(?:\s(?:thousand|million|billion|trillion)\b)?")  # '14 million' is one value
 
 
 def generate(ctx: GenContext) -> list[QAItem]:
@@ -49,11 +49,19 @@ def _text_cells(ctx: GenContext, statements_only: bool = False) -> list[QAItem]:
     return out
 
 
+def figure_value(stated: str) -> tuple[str, str]:
+    """('8', 'characters') of '8 characters'; ('14 million', '') of '14 million news articles' (the
+    scale is part of the value, and the noun after it no unit a judge could insist on)."""
+    number = NUMBER_IN.search(stated)
+    if not number:
+        return stated, ""
+    scaled = not number.group(0)[-1].isdigit()
+    return number.group(0), "" if scaled else stated[number.end():].strip()
+
+
 def _stated_figure(ctx: GenContext, item, col: str, stated: str, record) -> QAItem:
     """'... memorized secrets SHALL be at least how many characters in length ...?' -> '8 characters'."""
-    number = NUMBER_IN.search(stated)
-    value = number.group(0) if number else stated
-    unit = stated[number.end():].strip() if number else ""
+    value, unit = figure_value(stated)
     return draft(
         ctx, "extraction", "extraction.stated_figure", stated_figure_question(item), stated, value=value,
         unit=unit, evidence=[record.id],
