@@ -258,6 +258,8 @@ def test_the_caption_names_what_split_columns_count():
     assert measure_name(plain, ["Accuracy"], "") == "Accuracy"       # a column that names its own measure
     results = _structured("Table 4: Results of human evaluation.", [[], ["Dev"]], [["NQ"]], [["NQ", "8.7"]])
     assert measure_name(results, ["Dev"], "") == "Dev"               # 'results' measure nothing
+    votes = _structured("Table 2: Responses to comparison questions.", [[], ["Q1 Info"]], [["GS"]], [["GS", "9"]])
+    assert measure_name(votes, ["Q1 Info"], "") == "Responses to comparison questions (Q1 Info)"
 
 
 @pytest.mark.parametrize("sentence,facts", [

@@ -94,6 +94,7 @@ METRIC_WORDS = {
     "agreement", "kappa", "value", "values", "amount", "spending", "emissions", "growth", "change", "frequency",
     "freq", "proportion", "probability", "sum", "budget", "revenue", "funding", "population", "rank", "ranking",
     "rating", "ratings", "expenditure", "expenditures", "income", "wealth", "savings", "price", "prices", "%",
+    "responses", "votes", "judgments", "judgements", "preferences", "counts",
 }
 CAPTION_HEAD = re.compile(r"^((?:[\w\-]+\s){0,4}?[\w\-]+?)(?=\s+(?:of|on|for|by|across|per|in|over|from|with|between)\b|\s*[,.:;(]|$)",
                           re.I)
