@@ -107,7 +107,7 @@ def blanked(sentence: str, value: str) -> tuple[str, str] | None:
     stated = sentence[start:unit_end].strip()
     rest = sentence[unit_end:]
     asked = (sentence[:start] + phrase + (" " if rest[:1].isalnum() else "") + rest).rstrip(" .") + "?"
-    return _lower_first(asked), stated
+    return lower_first(asked), stated
 
 
 def _counted(sentence: str, end: int) -> str:
@@ -139,11 +139,12 @@ def topic_of(sentence: str) -> str:
     if head and len(head.split()) <= MAX_TOPIC_WORDS and not re.search(r"\d|[;:()]", head) \
             and not SUBORDINATE.match(head) and head.split()[0].lower() not in NOT_A_TOPIC \
             and head.split()[-1].lower() not in FUNCTION:
-        return _lower_first(head)
+        return lower_first(head)
     return ""
 
 
-def _lower_first(text: str) -> str:
+def lower_first(text: str) -> str:
+    """A sentence as the middle of a question: its first word lowered unless it is a name or acronym."""
     first, _, rest = text.partition(" ")
     bare = first.rstrip(",;:").replace("-", "")
     if len(bare) > 1 and bare[0].isupper() and bare[1:].islower() and bare.isalpha():

@@ -12,6 +12,7 @@ import random
 import re
 from itertools import combinations
 
+from mmeb_assets.facts.quantities import lower_first
 from mmeb_assets.qa.families.base import GenContext, cell_record, draft, item_phrase, stable_rank
 from mmeb_assets.qa.text import parse_number
 from mmeb_assets.schema import Derivation, QAItem
@@ -58,11 +59,7 @@ def _quote_claim(ctx: GenContext, item, items) -> QAItem | None:
 
 def _claim(item, col: str, stated: str, claimed: str) -> str:
     if col == FIGURE:
-        filled = item.sentence.replace(stated, claimed, 1).rstrip(" .")
-        first, _, rest = filled.partition(" ")
-        bare = first.replace("-", "")
-        lowered = first.lower() if len(bare) > 1 and bare[0].isupper() and bare[1:].islower() else first
-        return f"{lowered} {rest}"
+        return lower_first(item.sentence.replace(stated, claimed, 1).rstrip(" ."))  # as its question lowers it
     subject = item.label.split("'")[1] if "'" in item.label else item.label
     if col == EXPANSION:
         return f"{subject} stands for {claimed}"
