@@ -14,6 +14,7 @@ RETRIEVERS_FILE = REPO_ROOT / "config" / "retrievers.yaml"
 
 EMBEDDING_KINDS = ("minilm", "qwen3_vl")
 KINDS = (*EMBEDDING_KINDS, "bm25", "hybrid")
+BEST = "best"  # `answering: best`: the answers read whichever materialized retriever has the best Recall@10
 
 
 class RetrieversConfig(BaseModel):
@@ -38,7 +39,7 @@ class RetrieversConfig(BaseModel):
                 self.spec(name)
         else:
             names = [n for n in self.names if _enabled(self.retrievers[n])]
-        keep = set(names) | {self.default, self.answering}
+        keep = set(names) | {self.default} | ({self.answering} - {BEST})
         for name in list(keep):
             keep |= set(self.parts(name))
         return [n for n in self.names if n in keep]
@@ -102,8 +103,8 @@ def _load(path: str) -> RetrieversConfig:
     if default not in retrievers or retrievers[default]["kind"] not in EMBEDDING_KINDS:
         raise ValueError(f"{file}: default {default!r} is not one of the embedding retrievers")
     answering = raw.get("answering") or default
-    if answering not in retrievers:
-        raise ValueError(f"{file}: answering {answering!r} is not one of the retrievers")
+    if answering != BEST and answering not in retrievers:
+        raise ValueError(f"{file}: answering {answering!r} is neither {BEST!r} nor one of the retrievers")
     return RetrieversConfig(file=file, default=default, answering=answering, retrievers=retrievers)
 
 

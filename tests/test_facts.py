@@ -260,6 +260,9 @@ def test_the_caption_names_what_split_columns_count():
     assert measure_name(results, ["Dev"], "") == "Dev"               # 'results' measure nothing
     votes = _structured("Table 2: Responses to comparison questions.", [[], ["Q1 Info"]], [["GS"]], [["GS", "9"]])
     assert measure_name(votes, ["Q1 Info"], "") == "Responses to comparison questions (Q1 Info)"
+    several = _structured("Table 1: Accuracy and throughput on ChartBench-S.", [[], ["Visual tokens"]], [["A"]],
+                          [["A", "576"]])
+    assert measure_name(several, ["Visual tokens"], "") == "Visual tokens"  # two measures: neither leads
 
 
 @pytest.mark.parametrize("sentence,facts", [

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import dagster as dg
 
-from mmeb_assets.evaluation.answering import build_answers, model_client
+from mmeb_assets.evaluation.answering import best_retrieval, build_answers, model_client
 from mmeb_assets.evaluation.judging import build_judgments
 from mmeb_assets.evaluation.leaderboard import build_leaderboard, load_runs, retrieval_metrics
 from mmeb_assets.evaluation.prompting import project_image_loader
@@ -17,6 +17,7 @@ from mmeb_assets.schema.qa import Benchmark
 from mmeb_assets.schema.records import Corpus
 from mmeb_resources.gpu import GPUResource
 from mmeb_resources.llm_ledger import UsageLedger
+from mmeb_resources.retrievers_config import BEST
 from mmeb_resources.storage import StorageResource
 
 STAGE = "evaluation"
@@ -38,6 +39,8 @@ def _one_retrieval(retrievals: RetrievalSet | dict[str, RetrievalSet]) -> Retrie
     if not isinstance(retrievals, dict):
         return retrievals
     active = load_registry().active_retriever
+    if active == BEST:
+        return best_retrieval(retrievals)
     if active not in retrievals:
         raise ValueError(f"answers read retriever {active!r} (MMEB_EVAL_RETRIEVER / config/retrievers.yaml), "
                          f"but only {sorted(retrievals)} are materialized")

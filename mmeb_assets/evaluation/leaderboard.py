@@ -71,7 +71,7 @@ def describe(runs: list[Run], missing: list[str]) -> tuple[dict[str, int], dict[
               "computed": "mean per-question share of gold evidence in the top k"}
     notes.append("Retrieval: " + ", ".join(retrievers) + "; Recall@k over answerable questions = " +
                  " / ".join(source.get(s, s) for s in sources) + ". Answers are computed with one retriever at a "
-                 "time (config/retrievers.yaml `answering`, the best by Recall@10 on the demo; MMEB_EVAL_RETRIEVER "
+                 "time (config/retrievers.yaml `answering`; `best`, the default, takes this build's best by Recall@10; MMEB_EVAL_RETRIEVER "
                  "overrides it); Table 7 shows every retriever the stored answers used.")
     failed = {f"{r.answers.model}@k{r.answers.k}": sum(1 for a in r.answers.answers if a.error) for r in runs}
     if any(failed.values()):

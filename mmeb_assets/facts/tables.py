@@ -113,6 +113,8 @@ def caption_head(table: Table) -> str:
     text = CAPTION_LEAD.sub("", table.caption or "").strip()
     match = CAPTION_HEAD.match(text)
     head = match.group(1).strip() if match else ""
+    if re.search(r"\band\b|[,&/]", head):
+        return ""  # 'Accuracy and throughput': the caption names several measures, no one column's
     return head if head and names_a_measure(head) and len(head.split()) <= 5 else ""
 
 
