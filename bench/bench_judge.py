@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[1])]
 
-from mmeb_assets.evaluation.judge import judge_llm_batch, judge_rules  # noqa: E402
+from mmeb_assets.judge.llm import judge_llm_batch, judge_rules  # noqa: E402
 from mmeb_assets.evaluation.judge_cases import JudgeCase, load_cases, tally  # noqa: E402
 
 
@@ -52,7 +52,7 @@ def llm_client(args):
         return LLMResource(backend="openai", base_url=args.base_url, model=args.model, api_key="not-needed",
                            home=home, temperature=0.0, concurrency=args.concurrency)
     from mmeb_assets.evaluation.answering import llm_for_spec
-    from mmeb_assets.evaluation.registry import load_registry
+    from mmeb_resources.model_registry import load_registry
 
     spec = load_registry().get(args.registry_model)
     return llm_for_spec(spec.model_copy(update={"max_tokens": 96}), Path(home))

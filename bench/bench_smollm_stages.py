@@ -138,7 +138,7 @@ def qa_validation_stage(llm, index, n_items: int):
 def answering_and_judging(llm, done, record_set, n_answers: int):
     from mmeb_assets.evaluation.answering import build_answers
     from mmeb_assets.evaluation.judging import build_judgments
-    from mmeb_assets.evaluation.registry import ModelSpec
+    from mmeb_resources.model_registry import ModelSpec
     from mmeb_assets.schema.evaluation import RetrievalSet
     from mmeb_assets.schema.qa import Benchmark
     from mmeb_assets.schema.records import Corpus

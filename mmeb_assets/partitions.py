@@ -20,7 +20,7 @@ register_seed_partitions(seed_partitions_def)  # its outputs go under projects/<
 def retriever_partitions() -> StaticPartitionsDefinition:
     """One partition per enabled retriever of config/retrievers.yaml (minilm; qwen3-vl-2b/-8b when
     their weights are present or MMEB_RETRIEVERS names them)."""
-    from mmeb_assets.retrieval.config import load_retrievers
+    from mmeb_resources.retrievers_config import load_retrievers
 
     return StaticPartitionsDefinition(load_retrievers().enabled_names())
 
@@ -30,7 +30,7 @@ retriever_partitions_def = retriever_partitions()
 
 def eval_partitions() -> MultiPartitionsDefinition:
     """model x k, the models being the registry's enabled entries (config/models.yaml)."""
-    from mmeb_assets.evaluation.registry import enabled_model_names
+    from mmeb_resources.model_registry import enabled_model_names
 
     return MultiPartitionsDefinition({"model": StaticPartitionsDefinition(enabled_model_names()),
                                       "k": StaticPartitionsDefinition(list(K_VALUES))})

@@ -286,7 +286,7 @@ def _answer_handler():
 
 def _answering_run(llm: LLMResource) -> Outcome:
     from mmeb_assets.evaluation.answering import build_answers
-    from mmeb_assets.evaluation.registry import ModelSpec
+    from mmeb_resources.model_registry import ModelSpec
     from test_evaluation_fixtures import benchmark, corpus, retrieval_set
 
     spec = ModelSpec(name="faulty", backend="openai", model="test-model", max_tokens=64)

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from mmeb_assets.evaluation.judge import judge_llm_batch, judge_messages, judge_prompt, judge_rules
+from mmeb_assets.judge.llm import judge_llm_batch, judge_messages, judge_prompt, judge_rules
 from mmeb_assets.evaluation.prompting import build_answer_prompt, presentation_order
-from mmeb_assets.evaluation.readers import ABSTAIN, read_answer
-from mmeb_assets.evaluation.registry import load_registry
+from mmeb_assets.judge.readers import ABSTAIN, read_answer
+from mmeb_resources.model_registry import load_registry
 from mmeb_assets.prompts import load_prompt
 from mmeb_resources.llm import LLMResource
 from openai_test_server import OpenAITestServer

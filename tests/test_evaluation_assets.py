@@ -14,7 +14,7 @@ from mmeb_assets.evaluation import cli as eval_cli
 from mmeb_assets.evaluation.answering import build_answers, llm_for_spec, stratified_sample
 from mmeb_assets.evaluation.assets import answers, judgments, leaderboard
 from mmeb_assets.evaluation.leaderboard import build_leaderboard
-from mmeb_assets.evaluation.registry import ModelSpec, load_registry
+from mmeb_resources.model_registry import ModelSpec, load_registry
 from mmeb_assets.evaluation.intervals import accuracy_interval
 from mmeb_assets.evaluation.report import Run
 from mmeb_assets.provenance import make_provenance

@@ -1,5 +1,5 @@
 """The build's own golds: judged right by the rules judge, their value printed in the answer (issue 38)."""
-from mmeb_assets.evaluation.judge import judge_rules
+from mmeb_assets.judge.llm import judge_rules
 from mmeb_assets.qa.checks import find_gold_problems
 from mmeb_assets.qa.families.facts import _without_unit
 from mmeb_assets.schema.qa import Derivation, Gold, QAItem

@@ -16,7 +16,7 @@ from mmeb_assets.evaluation.injection import PLANTS, plant, planted_value, probe
 from mmeb_assets.evaluation.judging import build_judgments
 from mmeb_assets.evaluation.leaderboard import build_leaderboard
 from mmeb_assets.evaluation.prompting import build_answer_prompt, escape_record_text
-from mmeb_assets.evaluation.registry import ModelSpec
+from mmeb_resources.model_registry import ModelSpec
 from mmeb_assets.evaluation.report import Run
 from mmeb_assets.prompts import load_prompt
 from mmeb_resources.llm import LLMResource

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mmeb_assets.cli import main
-from mmeb_assets.evaluation.judge import judge_rules
+from mmeb_assets.judge.llm import judge_rules
 from mmeb_assets.evaluation.judge_cases import load_cases, tally
 from mmeb_assets.qa.export import question_row
 from mmeb_assets.schema.qa import TASKS, Derivation, Gold, QAItem
@@ -239,7 +239,7 @@ def test_mmeb_judge_reads_the_flat_export_layout(tmp_path):
     ("1.85 thousand respondents", "1.85 thousand respondents"), ("three and a half gigabytes", "3.5 gigabytes"),
 ])
 def test_numbers_in_words(text, digits):
-    from mmeb_assets.evaluation.number_words import words_to_digits
+    from mmeb_assets.judge.number_words import words_to_digits
     assert words_to_digits(text) == digits
 
 

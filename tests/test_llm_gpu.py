@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mmeb_assets.evaluation.answering import model_client
-from mmeb_assets.evaluation.registry import ModelSpec
+from mmeb_resources.model_registry import ModelSpec
 from mmeb_resources.gpu import GPUResource, ServerStartError
 from mmeb_resources.llm import LLMResource
 

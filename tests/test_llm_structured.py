@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 from pydantic import BaseModel, Field
 
-from mmeb_assets.evaluation.judge import JudgeVerdict, judge_llm_batch
+from mmeb_assets.judge.llm import JudgeVerdict, judge_llm_batch
 from mmeb_assets.prompts import PromptTemplate, load_prompt
 from mmeb_resources.llm import LLMResource
 from mmeb_resources.llm_schema import MAX_ITEMS, MAX_STRING, response_format, strict_schema

@@ -144,7 +144,7 @@ def test_by_seed_names_a_missing_stage_file(project, tmp_path):
 
 
 def test_oracle_reader_reads_the_author_from_the_header_only_for_who_questions(project):
-    from mmeb_assets.evaluation.readers import read_answer
+    from mmeb_assets.judge.readers import read_answer
 
     index, items = project
     who = [i for i in items if i.generator == "rules:attribution.result"]

@@ -104,7 +104,7 @@ def test_a_misquoted_figure_keeps_its_words_and_changes_its_number(stated):
 ])
 def test_a_stated_figure_gold_is_judged_right_in_its_own_words(stated, value, unit):
     """The gold's value and unit are what the judge compares: its own answer, and the bare figure, pass."""
-    from mmeb_assets.evaluation.judge import judge_rules
+    from mmeb_assets.judge.llm import judge_rules
     from mmeb_assets.qa.families.extraction import figure_value
     from mmeb_assets.provenance import make_provenance
     from mmeb_assets.schema import Derivation, Gold, QAItem

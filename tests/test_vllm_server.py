@@ -95,7 +95,7 @@ def rules_project(bench, work: Path):
 
 def test_registry_entry_answers_with_its_8k_context_so_k_changes_the_prompt(server_url, tmp_path, monkeypatch):
     from mmeb_assets.evaluation.answering import build_answers, model_client
-    from mmeb_assets.evaluation.registry import load_registry
+    from mmeb_resources.model_registry import load_registry
     from mmeb_assets.schema.evaluation import Retrieval, RetrievalSet
     from mmeb_assets.schema.qa import Benchmark
     from mmeb_assets.schema.records import Corpus

@@ -92,7 +92,7 @@ def chain_partitions(pdef: PartitionsDefinition | None, keys: list[str | None]) 
 
 def _is_reader(model: str) -> bool:
     try:
-        from mmeb_assets.evaluation.registry import load_registry
+        from mmeb_resources.model_registry import load_registry
 
         return load_registry().get(model).backend == "reader"
     except Exception:  # noqa: BLE001 - unknown or unloadable registry: treat it as a model

@@ -13,8 +13,8 @@ from typing import Callable, Iterator
 
 from mmeb_assets.evaluation.injection import PLANTS, plant, probe, probe_items
 from mmeb_assets.evaluation.prompting import AnswerPrompt, ImageLoader, build_answer_prompt
-from mmeb_assets.evaluation.readers import read_answer
-from mmeb_assets.evaluation.registry import ModelSpec
+from mmeb_assets.judge.readers import read_answer
+from mmeb_resources.model_registry import ModelSpec
 from mmeb_assets.prompts import load_prompt
 from mmeb_assets.provenance import content_hash, make_provenance
 from mmeb_assets.schema.evaluation import Answer, AnswerSet, InjectionProbe, RetrievalSet

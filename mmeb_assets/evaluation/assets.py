@@ -9,7 +9,7 @@ from mmeb_assets.evaluation.answering import best_retrieval, build_answers, mode
 from mmeb_assets.evaluation.judging import build_judgments
 from mmeb_assets.evaluation.leaderboard import build_leaderboard, load_runs, retrieval_metrics
 from mmeb_assets.evaluation.prompting import project_image_loader
-from mmeb_assets.evaluation.registry import load_registry
+from mmeb_resources.model_registry import load_registry
 from mmeb_assets.partitions import K_VALUES, eval_partitions_def
 from mmeb_assets.provenance import code_version
 from mmeb_assets.schema.evaluation import AnswerSet, JudgmentSet, Leaderboard, RetrievalSet

@@ -11,7 +11,7 @@ import contextlib
 import sys
 from pathlib import Path
 
-from mmeb_assets.evaluation.judge import RULES_JUDGE
+from mmeb_assets.judge.llm import RULES_JUDGE
 
 
 def _cmd_judge(args: argparse.Namespace) -> int:
@@ -53,7 +53,7 @@ def _judge_client(name: str):
         yield None
         return
     from mmeb_assets.evaluation.answering import model_client
-    from mmeb_assets.evaluation.registry import load_registry
+    from mmeb_resources.model_registry import load_registry
     from mmeb_resources.storage import default_home
 
     spec = load_registry().get(name)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from mmeb_assets.evaluation.judge import RULES_JUDGE, Verdict, judge_llm_batch, judge_rules
+from mmeb_assets.judge.llm import RULES_JUDGE, Verdict, judge_llm_batch, judge_rules
 from mmeb_assets.evaluation.submission import SubmissionError, json_rows
 from mmeb_assets.schema.qa import QAItem
 from mmeb_resources.llm import LLMResource

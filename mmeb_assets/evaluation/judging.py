@@ -6,7 +6,7 @@ judged twice.
 """
 from __future__ import annotations
 
-from mmeb_assets.evaluation.judge import (RULES_JUDGE, RULES_JUDGE_VERSION, Verdict, judge_llm_batch, judge_prompt,
+from mmeb_assets.judge.llm import (RULES_JUDGE, RULES_JUDGE_VERSION, Verdict, judge_llm_batch, judge_prompt,
                                           judge_rules)
 from mmeb_assets.provenance import content_hash, make_provenance
 from mmeb_assets.schema.evaluation import AnswerSet, Judgment, JudgmentSet

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mmeb_assets.evaluation.registry import Registry
+from mmeb_resources.model_registry import Registry
 from mmeb_assets.evaluation.render import write_reports, leaderboard_markdown
 from mmeb_assets.evaluation.report import Run, compute_cells, question_counts, recall_table
 from mmeb_assets.provenance import content_hash, make_provenance

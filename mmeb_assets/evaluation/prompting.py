@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from mmeb_assets.judge.readers import presentation_order
 from mmeb_assets.prompts import PromptTemplate
 from mmeb_assets.schema.records import Record
 
@@ -32,11 +33,6 @@ class AnswerPrompt:
     dropped_ids: list[str] = field(default_factory=list)
     images: int = 0
     text_only: bool = True
-
-
-def presentation_order(records: list[Record]) -> list[Record]:
-    """Timestamp, then stored order, then id."""
-    return sorted(records, key=lambda r: (r.timestamp, r.order, r.id))
 
 
 def estimate_tokens(text: str) -> int:

@@ -11,7 +11,7 @@ from pathlib import Path
 def _builtin(files) -> tuple[list, list, dict]:
     """(runs of the home's materialized model x k cells, leaderboard cells of a folder, retriever metrics)."""
     from mmeb_assets.evaluation.leaderboard import load_runs, retrieval_metrics
-    from mmeb_assets.evaluation.registry import load_registry
+    from mmeb_resources.model_registry import load_registry
     from mmeb_assets.partitions import K_VALUES
     from mmeb_assets.schema.evaluation import Leaderboard
     from mmeb_resources.io_manager import _load as load_envelope

@@ -66,7 +66,7 @@ def find_duplicates(items: list[QAItem]) -> list[str]:
 def find_gold_problems(items: list[QAItem]) -> list[str]:
     """Golds the benchmark's own judge would reject, and gold values that do not appear in their answer
     (a value cut at a thousands comma, 'EUR 27,' for 'EUR 27,000', scores a right answer wrong)."""
-    from mmeb_assets.evaluation.judge import judge_rules
+    from mmeb_assets.judge.llm import judge_rules
 
     out = []
     for item in items:

@@ -3,7 +3,7 @@
 Measured per project: questions per task; among answerable items, the share whose gold evidence spans
 3+ records and the share whose evidence comes from 2+ source types (paper Table 3: 18.5% and 30.2%);
 the oracle-vs-shortcut gap per task; and how often a cross-source conflict's gold is the value posted
-first. The gap compares the diagnostic readers of `evaluation/readers.py` judged by the rules judge:
+first. The gap compares the diagnostic readers of `judge/readers.py` judged by the rules judge:
 the oracle reader (latest mention over the gold evidence) against the better of the first- and
 latest-mention readers over a lexical top-k of the project's records (an in-process stand-in for the
 retriever, so no index or Dagster run is needed). A task whose shortcut reader beats the oracle can
@@ -17,8 +17,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from mmeb_assets.evaluation.judge import judge_rules
-from mmeb_assets.evaluation.readers import read_answer
+from mmeb_assets.judge.llm import judge_rules
+from mmeb_assets.judge.readers import read_answer
 from mmeb_assets.qa.evidence import ProjectIndex
 from mmeb_assets.qa.text import contains_value
 from mmeb_assets.schema import TASKS, QAItem, Record

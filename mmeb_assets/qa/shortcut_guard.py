@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from mmeb_assets.evaluation.judge import judge_rules
-from mmeb_assets.evaluation.readers import read_answer
+from mmeb_assets.judge.llm import judge_rules
+from mmeb_assets.judge.readers import read_answer
 from mmeb_assets.qa.evidence import ProjectIndex
 from mmeb_assets.qa.evidence_floors import CONFLICT_TASKS, _find_swap, evidence_floors, needed
 from mmeb_assets.qa.quality import SHORTCUT_K, LexicalRanker

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from mmeb_assets.evaluation import value_match as vm
+from mmeb_assets.judge import value_match as vm
 from mmeb_assets.schema.qa import QAItem
 
 ROLE_VERB = re.compile(r"^\s*(?:has\s+|had\s+|was\s+|first\s+|then\s+)?([a-z]+ed)\b")

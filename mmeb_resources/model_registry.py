@@ -1,6 +1,7 @@
 """The model registry (`config/models.yaml`): which models answer, how, and with which limits.
 
-Kept free of heavy imports: `mmeb_assets.partitions` reads it to build the model x k partitions.
+A resource-level config reader, free of heavy imports: `mmeb_assets.partitions` reads it to build the
+model x k partitions without loading the evaluation stage.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, Field, ValidationError
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CONFIG = REPO_ROOT / "config" / "models.yaml"
 ENV_PATTERN = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 Backend = Literal["openai", "transformers", "vllm", "vllm-server", "reader"]
@@ -99,7 +100,7 @@ class Registry(BaseModel):
         if self.retriever != "default":
             return self.retriever
         try:
-            from mmeb_assets.retrieval.config import load_retrievers
+            from mmeb_resources.retrievers_config import load_retrievers
 
             return load_retrievers().answering
         except (ImportError, FileNotFoundError, ValueError):

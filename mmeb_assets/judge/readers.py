@@ -12,8 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mmeb_assets.evaluation.prompting import presentation_order
 from mmeb_assets.schema.records import Record
+
+
+def presentation_order(records: list[Record]) -> list[Record]:
+    """Timestamp, then stored order, then id: the order the records reach a model and a reader."""
+    return sorted(records, key=lambda r: (r.timestamp, r.order, r.id))
+
 
 ABSTAIN = "Not established in the records."
 STOPWORDS = frozenset(

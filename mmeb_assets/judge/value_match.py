@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mmeb_assets.evaluation.answer_text import find_name, mask_moments, moments, name_tokens, normalize
-from mmeb_assets.evaluation.quantities import Quantity, compare, quantities, same_kind
+from mmeb_assets.judge.answer_text import find_name, mask_moments, moments, name_tokens, normalize
+from mmeb_assets.judge.quantities import Quantity, compare, quantities, same_kind
 
 STATUS_RANK = {"equal": 0, "wrong_unit": 1, "wrong_precision": 2, "superset": 3}
 

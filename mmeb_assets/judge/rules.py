@@ -18,11 +18,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mmeb_assets.evaluation import answer_text as at
-from mmeb_assets.evaluation import value_match as vm
-from mmeb_assets.evaluation.number_words import words_to_digits
-from mmeb_assets.evaluation.quantities import quantities, unit_kind
-from mmeb_assets.evaluation.roles import role_swap
+from mmeb_assets.judge import answer_text as at
+from mmeb_assets.judge import value_match as vm
+from mmeb_assets.judge.number_words import words_to_digits
+from mmeb_assets.judge.quantities import quantities, unit_kind
+from mmeb_assets.judge.roles import role_swap
 from mmeb_assets.schema.qa import QAItem
 
 WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "zero": 0}

@@ -10,8 +10,8 @@ import json
 
 from pydantic import BaseModel, ValidationError
 
-from mmeb_assets.evaluation.answer_text import abstains, normalize
-from mmeb_assets.evaluation.rules_judge import Verdict, judge_rules, question_options, question_precision
+from mmeb_assets.judge.answer_text import abstains, normalize
+from mmeb_assets.judge.rules import Verdict, judge_rules, question_options, question_precision
 from mmeb_assets.prompts import PromptTemplate, load_prompt
 from mmeb_assets.schema.qa import QAItem
 from mmeb_resources.llm import LLMError, LLMResource, extract_json_object, failure_reason
