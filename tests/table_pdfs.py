@@ -85,6 +85,7 @@ class Node:
 class Group:
     label: str  # '' = rows without a group row
     rows: list[tuple[str, list[str]]]  # (row label, printed values)
+    values: list[str] = field(default_factory=list)  # the group row's own values: rows indented under it
 
 
 @dataclass
@@ -147,6 +148,9 @@ def expected_cells(spec: TableSpec) -> list[ExpectedCell]:
     for part, block in enumerate(spec.blocks):
         paths = leaf_paths(block)
         for group in block.groups:
+            if group.values:
+                out.extend(ExpectedCell(spec.number, part, v, (group.label,), p, column_unit(p, spec.table_unit))
+                           for p, v in zip(paths, group.values))
             for label, values in group.rows:
                 row_path = (group.label, label) if group.label else (label,)
                 out.extend(ExpectedCell(spec.number, part, v, row_path, p, column_unit(p, spec.table_unit))
@@ -222,7 +226,18 @@ def _value(rng: random.Random, fmt: str) -> str:
     return f"{rng.randrange(10, 99)}%" if rng.random() < 0.5 else f"{rng.uniform(10, 99):.1f}%"
 
 
-def _block(rng, labels, vocab, levels, n_cols, header_units, groups, table_unit, seen: set) -> Block:
+def _values(rng: random.Random, formats: list[str], seen: set) -> list[str]:
+    values = []
+    for fmt in formats:
+        while (v := _value(rng, fmt)) in seen:
+            pass
+        seen.add(v)
+        values.append(v)
+    return values
+
+
+def _block(rng, labels, vocab, levels, n_cols, header_units, groups, table_unit, seen: set,
+           indented: bool = False) -> Block:
     header = _header(rng, labels, vocab, levels, n_cols, header_units)
     paths = [p for n in header for p in _leaves(n)]
     formats = []
@@ -232,22 +247,18 @@ def _block(rng, labels, vocab, levels, n_cols, header_units, groups, table_unit,
     group_list = []
     for g in range(rng.choice([2, 3]) if groups else 1):
         rows = []
+        own = _values(rng, formats, seen) if groups and indented else []
         for _ in range(rng.randint(2, 3) if groups else rng.randint(2, 5)):
-            values = []
-            for fmt in formats:
-                while (v := _value(rng, fmt)) in seen:
-                    pass
-                seen.add(v)
-                values.append(v)
-            rows.append((labels.take("rows"), values))
-        group_list.append(Group(labels.take("groups") if groups else "", rows))
+            rows.append((labels.take("rows"), _values(rng, formats, seen)))
+        group_list.append(Group(labels.take("groups") if groups else "", rows, own))
     return Block(rng.choice(vocab["stub"]), header, group_list)
 
 
 def random_spec(rng: random.Random, number: int = 1, *, levels: int | None = None, groups: bool | None = None,
                 unit_place: str | None = None, stacked: bool | None = None, style: str | None = None,
-                domain: str | None = None) -> TableSpec:
-    """A random table; each keyword forces one feature (None = drawn)."""
+                domain: str | None = None, indented: bool = False) -> TableSpec:
+    """A random table; each keyword forces one feature (None = drawn). `indented`: each group row
+    carries values of its own and its rows are printed indented under it."""
     domain = domain or rng.choice(sorted(DOMAINS))
     vocab = DOMAINS[domain]
     levels = levels or rng.choice([1, 2, 2, 3])
@@ -265,7 +276,8 @@ def random_spec(rng: random.Random, number: int = 1, *, levels: int | None = Non
         labels = _Labels(rng, vocab)
         seen: set[str] = set()
         n_cols = rng.randint(2, max(2, 6 - attempt // 3))
-        blocks = [_block(rng, labels, vocab, levels, n_cols, unit_place == "header", groups, table_unit, seen)]
+        blocks = [_block(rng, labels, vocab, levels, n_cols, unit_place == "header", groups, table_unit, seen,
+                         indented)]
         if stacked:
             width = len(leaf_paths(blocks[0]))
             blocks.append(_block(rng, labels, vocab, rng.choice([1, 2]) if width > 1 else 1, width,
@@ -326,11 +338,15 @@ def _layout(spec: TableSpec):
             share = (stringWidth(data[r0][c0], BOLD, SIZE) + 12) / (c1 - c0 + 1)
             widths[c0:c1 + 1] = [max(w, share) for w in widths[c0:c1 + 1]]
         for group in block.groups:
-            if group.label:
+            if group.values:
+                data.append([group.label, *group.values])
+            elif group.label:
                 r = len(data)
                 data.append([group.label] + [""] * n_cols)
                 style += [("SPAN", (0, r), (-1, r)), ("FONT", (0, r), (-1, r), ITALIC, SIZE)]
             for label, values in group.rows:
+                if group.values:
+                    style.append(("LEFTPADDING", (0, len(data)), (0, len(data)), 18))
                 data.append([label, *values])
         style.append(("LINEBELOW", (0, len(data) - 1), (-1, len(data) - 1), 1.0, colors.black))
     wide = {(c, r) for s in style if s[0] == "SPAN" and s[1][0] != s[2][0]

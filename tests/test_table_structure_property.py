@@ -92,6 +92,7 @@ FEATURES = {
     "two_level_header": dict(levels=2),
     "three_level_header": dict(levels=3),
     "row_groups": dict(groups=True),
+    "indented_rows": dict(groups=True, indented=True),
     "unit_in_caption": dict(unit_place="caption"),
     "unit_line": dict(unit_place="line"),
     "unit_in_header": dict(levels=2, unit_place="header"),
@@ -113,6 +114,8 @@ def test_feature(feature, style, tmp_path, request):
         assert spec.blocks[0].levels == 3
     if feature == "row_groups":
         assert all(len(e.row_path) == 2 for e in cells)
+    if feature == "indented_rows":
+        assert {len(e.row_path) for e in cells} == {1, 2}
     if feature.startswith("unit"):
         assert any(e.unit for e in cells)
     if feature == "unit_in_header":
@@ -143,3 +146,20 @@ def test_stacked_parts_are_lettered(tmp_path):
     assert parts == [(1, "a"), (1, "b")], f"{parts}\n{spec_text(spec)}"
     for table, block in zip(doc.tables, spec.blocks):
         assert len(table.rows) == sum(len(g.rows) for g in block.groups), (table.rows, spec_text(spec))
+
+
+def test_indentation_nests_rows_under_the_row_above_and_left():
+    from mmeb_assets.ingestion.table_indent import indent_paths
+
+    labels = ["Northeast", "Connecticut", "Maine", "Midwest", "Illinois", "Iowa"]
+    x0s = [36.0, 44.9, 44.8, 36.0, 45.0, 44.9]
+    assert indent_paths(x0s, labels, [[]] * 6) == [[], ["Northeast"], ["Northeast"], [], ["Midwest"], ["Midwest"]]
+
+
+def test_centred_labels_are_not_read_as_indentation():
+    """'14-17' / 'Over 35' / 'Total' centred in their column: an edge per label length, no nesting."""
+    from mmeb_assets.ingestion.table_indent import indent_paths
+
+    labels = ["14-17", "18-19", "20-21", "22-24", "25-29", "30-34", "Over 35", "Total"]
+    x0s = [417.6] * 6 + [408.5, 419.9]
+    assert indent_paths(x0s, labels, [[]] * 8) == [[]] * 8

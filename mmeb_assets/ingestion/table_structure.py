@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import pymupdf
 
 from mmeb_assets.ingestion.table_header import read_header
+from mmeb_assets.ingestion.table_indent import indent_paths
 from mmeb_assets.ingestion.table_units import caption_unit, cell_unit, path_unit, unit_line
 from mmeb_assets.ingestion.table_words import (Line, column_anchors, is_value, line_cells, page_lines, rules_near,
                                                value_lines)
@@ -31,6 +32,7 @@ class Part:
     groups: list[list[str]] = field(default_factory=list)
     row_ys: list[float] = field(default_factory=list)
     block_lines: list[tuple[float, float, str]] = field(default_factory=list)  # first stub column's text
+    row_x0s: list[float | None] = field(default_factory=list)  # left edge of each row's own label
     row_paths: list[list[str]] = field(default_factory=list)
 
     def finish(self, stub: int) -> None:
@@ -39,7 +41,10 @@ class Part:
         if stub > 1 and self.block_lines and len(self.block_lines) < len(self.rows):
             for row, label in zip(self.rows, block_labels(self.row_ys, self.block_lines)):
                 row[0] = label
-        self.row_paths = [[*g, *[c for c in row[:stub] if c]] for g, row in zip(self.groups, self.rows)]
+        parents = (indent_paths(self.row_x0s, [row[0] for row in self.rows], self.groups) if stub == 1
+                   else [[] for _ in self.rows])
+        self.row_paths = [[*g, *up, *[c for c in row[:stub] if c]]
+                          for g, up, row in zip(self.groups, parents, self.rows)]
 
 
 def block_labels(row_ys: list[float], lines: list[tuple[float, float, str]]) -> list[str]:
@@ -308,6 +313,7 @@ def _add_row(part: Part, cells: list[str], stub: int, group: list[str], pending:
     part.rows.append(row)
     part.groups.append(list(group))
     part.row_ys.append((line.y0 + line.y1) / 2)
+    part.row_x0s.append(line.phrases[0].x0 if labels and labels[0] and not pending and line.phrases else None)
     if stub > 1 and labels[0]:
         part.block_lines.append((line.y0, line.y1, labels[0]))
 

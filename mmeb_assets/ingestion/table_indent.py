@@ -1,0 +1,60 @@
+"""Rows nested by indentation: a state under its region, 'Severe disability' under 'With a disability'.
+
+Why: statistical tables print the hierarchy of their rows only as indentation in the stub column
+('Northeast' / '  Connecticut' / '  Maine'). Read flat, two rows of one name under two parents are
+one name twice ('With a disability' under 'All ages' and under 'Aged 15 and older'), and a state's
+value is asked without its region. A row's parents are the nearest rows above it that sit further
+left, as a reader follows the page.
+
+Only indentation a page plainly uses counts: a handful of distinct left edges shared by many rows
+(centred or right-aligned labels, '14-17' over 'Over 35' over 'Total', give an edge per label
+length), steps of a few characters, and labels with letters in them take part.
+"""
+from __future__ import annotations
+
+EDGE_TOLERANCE = 1.5   # points: one left edge, whatever the rounding of the PDF
+MIN_STEP, MAX_STEP = 3.0, 40.0
+MAX_LEVELS = 5
+
+
+def indent_levels(x0s: list[float | None], labels: list[str]) -> list[int | None] | None:
+    """Each row's indentation level (0 = leftmost), or None when the stub is not indented by rule."""
+    edges = sorted({round(x, 1) for x, label in zip(x0s, labels) if x is not None and label})
+    clusters: list[float] = []
+    for x in edges:
+        if not clusters or x - clusters[-1] > EDGE_TOLERANCE:
+            clusters.append(x)
+    rows = sum(1 for x in x0s if x is not None)
+    if not 2 <= len(clusters) <= MAX_LEVELS or len(clusters) > max(2, rows // 3):
+        return None
+    steps = [b - a for a, b in zip(clusters, clusters[1:])]
+    if min(steps) < MIN_STEP or max(steps) > MAX_STEP:
+        return None
+    return [None if x is None or not _wordy(label) else
+            max(i for i, c in enumerate(clusters) if x >= c - EDGE_TOLERANCE)
+            for x, label in zip(x0s, labels)]
+
+
+def indent_paths(x0s: list[float | None], labels: list[str], groups: list[list[str]]) -> list[list[str]]:
+    """Each row's parents by indentation (outermost first), within its row group; [] for a row at
+    the left edge, and for every row when the stub is not indented."""
+    levels = indent_levels(x0s, labels)
+    if levels is None:
+        return [[] for _ in labels]
+    out: list[list[str]] = []
+    stack: list[tuple[int, str]] = []
+    previous_group: list[str] | None = None
+    for level, label, group in zip(levels, labels, groups):
+        if group != previous_group:
+            stack, previous_group = [], group
+        if level is None:
+            out.append([])
+            continue
+        stack = [(lv, text) for lv, text in stack if lv < level]
+        out.append([text for _, text in stack])
+        stack.append((level, label))
+    return out
+
+
+def _wordy(label: str) -> bool:
+    return any(ch.isalpha() for ch in label)
