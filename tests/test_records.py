@@ -278,3 +278,17 @@ def test_chart_titles_say_what_the_bars_are():
     assert chart_title("Recall@10", [item("progression"), item("release")]) == "Recall@10 by run"
     assert chart_title("Cost (EUR m)", [item("analysis")]) == "Cost (EUR m) by item"
     assert chart_title("2023", [item("analysis"), item("release")]) == "Values for 2023 by item"  # demo's total row
+
+
+@pytest.mark.parametrize("text,value,found", [
+    ("evaluation sample = 3,250 queries", "250", False),  # a pixel-only '250' is not in '3,250'
+    ("evaluation sample = 250 queries", "250", True),
+    ("we kept 12, 250 were dropped", "250", True),
+    ("a mean of 250.5", "250", False),
+    ("ratio 1.250", "250", False),
+])
+def test_a_value_is_found_only_as_a_whole_number(text, value, found):
+    from mmeb_assets.records.headers import scrub_value
+
+    assert contains_value(text, value) is found
+    assert (scrub_value(text, value, "X") != text) is found

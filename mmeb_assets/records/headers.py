@@ -42,13 +42,15 @@ def contains_value(text: str, value: str) -> bool:
     """True when `value` occurs verbatim and is not part of a longer number or word."""
     if not value:
         return False
-    pattern = r"(?<![\w.])" + re.escape(value) + r"(?![\w]|[.,]\d)"
-    if not value[0].isalnum():
-        pattern = re.escape(value) + r"(?![\w]|[.,]\d)"
+    pattern = _bounded(value) if value[0].isalnum() else re.escape(value) + r"(?![\w]|[.,]\d)"
     return re.search(pattern, text) is not None
 
 
 def scrub_value(text: str, value: str, replacement: str) -> str:
     """Replace every bounded occurrence of `value` by `replacement`."""
-    pattern = r"(?<![\w.])" + re.escape(value) + r"(?![\w]|[.,]\d)"
-    return re.sub(pattern, replacement, text)
+    return re.sub(_bounded(value), replacement, text)
+
+
+def _bounded(value: str) -> str:
+    """`value` not inside a longer number or word: '250' is not in '3,250' nor in '250.5'."""
+    return r"(?<![\w.])(?<!\d,)" + re.escape(value) + r"(?![\w]|[.,]\d)"
