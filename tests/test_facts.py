@@ -249,6 +249,18 @@ def test_repeated_row_and_column_names_give_no_facts():
     assert named.header == ["", "Number of questions (Test)"] and named.rows == [["NQ", "3,610"]]
 
 
+def test_a_column_without_a_header_gives_no_facts_and_no_placeholder_name():
+    """A header the reader could not find ('column 3') is no name a question may use."""
+    table = _structured("Table 9: The types of annotators used across papers.", [[], [], ["# papers"]],
+                        [["Graduate students"], ["Upwork freelancers"]],
+                        [["Graduate students", "7", "13 / 44"], ["Upwork freelancers", "3", "2 / 44"]])
+    facts = table_facts(table, Tally())
+    assert {f.measure for f in facts} == {"# papers"}
+    named = named_table(table)
+    assert named.header == ["", "# papers"] and named.rows == [["Graduate students", "13 / 44"],
+                                                               ["Upwork freelancers", "2 / 44"]]
+
+
 def test_the_caption_names_what_split_columns_count():
     table = _structured("Table 2: Number of questions in each QA dataset.", [[], ["Dev"]], [["NQ"]], [["NQ", "8,757"]])
     assert caption_quantity(table) == "Number of questions"

@@ -196,6 +196,9 @@ def _structured_facts(table: Table, tally: Tally) -> list[Fact]:
             tally.add("no_measure", f"{table.id} p{table.page}: {cell.value!r} at {cell.row_path!r} / "
                                     f"{cell.column_path!r}, a name another row or column repeats")
             continue
+        if not any(part.strip() for part in cell.column_path):
+            tally.add("no_measure", f"{table.id} p{table.page}: {cell.value!r} in a column without a header")
+            continue
         name = measure_name(table, cell.column_path, cell.unit)
         subject = row_subject(cell.row_path)
         where = f"{table.id} p{table.page}: {cell.value!r}"
@@ -226,10 +229,11 @@ def named_table(table: Table) -> Table:
               if table.header_rows else ""]
     units = table.column_units or [""] * len(table.column_paths)
     ambiguous = shared_name_columns(table)
-    kept = [c for c in range(stub, len(table.column_paths)) if c not in ambiguous]
-    for c in kept:
-        header.append(measure_name(table, table.column_paths[c], (units[c] if c < len(units) else "") or table.unit)
-                      or f"column {c + 1}")
+    names = {c: measure_name(table, table.column_paths[c], (units[c] if c < len(units) else "") or table.unit)
+             for c in range(stub, len(table.column_paths)) if c not in ambiguous}
+    kept = [c for c, name in names.items()  # a column without a header of its own gives no facts: not shown
+            if any(part.strip() for part in table.column_paths[c]) and re.search(r"[A-Za-z]{2,}", name)]
+    header += [names[c] for c in kept]
     rows = []
     repeated = shared_name_rows(table)
     for r, row in enumerate(table.rows):

@@ -3,7 +3,7 @@ with their positions, annotated sentences) or lists (numbered items, terms and d
 
 Only results tables give facts. The tests are on the cells, never on one document's words: long
 sentences in the cells, integer columns that count positions of single-token rows, a first column of
-list numbering, too few numeric cells.
+list numbering, too few numeric cells, numbers cut out of bracketed text, rows named in notation.
 """
 from __future__ import annotations
 
@@ -40,6 +40,31 @@ def _position_columns(rows: list[list[str]], stub: int) -> bool:
     return value_columns > 0
 
 
+OPENERS, CLOSERS = "(<[{⟨", ")>]}⟩"
+
+
+def _unclosed(text: str) -> bool:
+    """A bracket opened on a word ('<player', '(templatized') and not closed: '( 5 / 0 )' and '<<'
+    open nothing."""
+    return len(re.findall(r"[<⟨\[{(](?=[A-Za-z])", text)) > len(re.findall(r"[>⟩\]})]", text))
+
+
+def _values_inside_brackets(rows: list[list[str]]) -> bool:
+    """In most rows a value cell follows a cell that opens a bracket it does not close: the number is
+    part of a bracketed phrase cut into cells, not a measured value."""
+    cut = 0
+    for row in rows:
+        cut += any(is_value(row[c]) and _unclosed(" ".join(row[:c])) for c in range(1, len(row)))
+    return len(rows) >= 2 and cut >= 0.5 * len(rows)
+
+
+def _notation_rows(labels: list[str]) -> bool:
+    """Most rows are named by bracketed tuples ('⟨(agent, patient)⟩'): patterns of an example."""
+    tuples = sum(1 for label in labels if label.strip()[:1] in OPENERS and label.strip()[-1:] in CLOSERS
+                 and "," in label)
+    return len(labels) >= 2 and tuples >= 0.7 * len(labels)
+
+
 def table_kind(rows: list[list[str]], stub: int) -> tuple[str, str]:
     """('results' | 'example' | 'list', why)."""
     first = [r[0] for r in rows if r and r[0].strip()]
@@ -53,6 +78,10 @@ def table_kind(rows: list[list[str]], stub: int) -> tuple[str, str]:
     long_text = sum(1 for c in every if len(c.split()) >= LONG_TEXT_WORDS)
     if every and long_text >= 0.25 * len(every):
         return "example", "cells are sentences (sample inputs or outputs), not measured values"
+    if _values_inside_brackets(rows):
+        return "example", "numbers sit inside bracketed text ('<player 1 team 2>'): placeholders of an example"
+    if _notation_rows(first):
+        return "example", "rows are written as tuples or patterns in brackets (an example's notation), not named"
     if _position_columns(rows, stub):
         return "example", "value columns are small integers beside single tokens (positions or counts of an example)"
     return "results", ""

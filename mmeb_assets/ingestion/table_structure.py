@@ -22,6 +22,7 @@ from mmeb_assets.ingestion.table_words import (Line, column_anchors, is_value, l
 from mmeb_assets.schema.source import Table
 
 CAPTION_START = re.compile(r"^(?:Table|TABLE)\s*\d+(?:[.\-–]\s?\d+)?\s*[:.\-–—]")
+GROW_UP = 45.0  # points above a candidate whose caption is below it: header rows, a block above a midrule
 FOOTNOTE = re.compile(r"^(?:note|notes|source|sources|\*|†|‡|[a-z]\s|\d+\s[A-Z])", re.I)
 
 
@@ -104,7 +105,7 @@ def table_area(cand_bbox: tuple, caption_bbox: tuple, ceiling: float = 0.0) -> t
     if caption_bbox[3] <= y0 + 3 and y0 - caption_bbox[3] < 70:
         y0 = caption_bbox[3] + 0.5
     elif caption_bbox[1] >= y1 - 3:
-        y0 = max(y0 - 45, ceiling, 0)
+        y0 = max(y0 - GROW_UP, ceiling, 0)
     return (x0 - 2, y0, x1 + 2, y1 + 1)
 
 
@@ -147,9 +148,19 @@ def _value_rows(lines: list[Line]) -> list[int]:
     numbered heads ('K 1 2 3'), nor a caption's last line ('1996 through fall 2021')."""
     body = value_lines(lines)
     while len(body) > 1 and (_years_only(lines[body[0]]) and not all(_years_only(lines[i]) for i in body)
-                             or _numbered_heads(lines[body[0]])):
+                             or _numbered_heads(lines[body[0]]) or _out_of_line(lines, body)):
         body = body[1:]
     return body
+
+
+def _out_of_line(lines: list[Line], body: list[int]) -> bool:
+    """The first 'value row' is a line of prose above the table ('In Table 8 and Table 9 we ...'):
+    none of its numbers stands in a column where the numbers of the rows below it stand."""
+    if len(body) < 4:
+        return False
+    below = [p for i in body[1:] for p in lines[i].phrases[1:] if p.numeric]
+    mine = [p for p in lines[body[0]].phrases[1:] if p.numeric]
+    return bool(below) and not any(min(p.x1, q.x1) - max(p.x0, q.x0) > -2 for p in mine for q in below)
 
 
 def _after_caption(lines: list[Line], caption_text: str, caption_bbox: tuple) -> list[Line]:

@@ -61,9 +61,11 @@ class Line:
 
 def is_value(text: str) -> bool:
     """A printed value cell: a number, with an optional marker, spread '(0.3)' or '± 1.2' after it;
-    '15 455' (space-grouped thousands) and '3.85(28)' too."""
+    '15 455' (space-grouped thousands), '3.85(28)' and '12 / 44' too."""
     core = TRAILING_MARKS.sub("", text.strip())
     if re.fullmatch(r"-?\d{1,3}(?: \d{3})+(?:[.,]\d+)?", core) or NEGATIVE_IN_PARENS.match(core):
+        return True
+    if re.fullmatch(r"\d[\d,.]* / \d[\d,]*", core):  # '12 / 44': a count out of a total
         return True
     core = re.sub(r"(?<=\d)\(", " (", core)
     parts = core.split()
@@ -94,7 +96,7 @@ def page_lines(page: pymupdf.Page, area: tuple) -> list[Line]:
 
 def _phrases(words: list, median_h: float) -> list[Phrase]:
     """Words joined while the gap is a word space; a number starts its own phrase unless it is the
-    spread of the value before it ('81.2 (0.4)', '3.1 ± 0.2')."""
+    spread of the value before it ('81.2 (0.4)', '3.1 ± 0.2') or its total ('12 / 44')."""
     gap = max(3.2, 0.42 * median_h)
     out: list[Phrase] = []
     for w in sorted(words, key=lambda w: w[0]):
@@ -104,6 +106,7 @@ def _phrases(words: list, median_h: float) -> list[Phrase]:
             close = w[0] - last.x1 < gap
             spread = last.numeric and (SPREAD.match(text) and text.startswith("(") or last.text.endswith("±")
                                        or text in {"±", "%"} or text.startswith("±"))
+            spread = spread or _out_of(last.text, text)
             starts_value = is_value(text) and not last.text.endswith(("-", "±")) and not spread
             ends_value = last.numeric and not spread
             grouped = ends_value and re.fullmatch(r"\d{3}(?:[.,]\d+)?%?", text) and re.fullmatch(r"-?\d{1,3}(?: \d{3})*", last.text)
@@ -115,6 +118,12 @@ def _phrases(words: list, median_h: float) -> list[Phrase]:
                 continue
         out.append(Phrase(w[0], w[1], w[2], w[3], text, [(w[0], w[2], text)]))
     return out
+
+
+def _out_of(before: str, text: str) -> bool:
+    """'12 / 44' (12 papers out of 44) is one value: the slash and the total stay with the count."""
+    return bool(re.fullmatch(r"\d[\d,.]*", before) and re.fullmatch(r"/(?:\s?\d[\d,]*)?", text)
+                or re.fullmatch(r"\d[\d,.]* /", before) and re.fullmatch(r"\d[\d,]*", text))
 
 
 def value_lines(lines: list[Line]) -> list[int]:

@@ -16,6 +16,7 @@ from mmeb_assets.ingestion.pdf_text import Caption
 from mmeb_assets.ingestion.table_candidates import Candidate, areas_around, page_candidates
 from mmeb_assets.ingestion.table_grid import grid_structure
 from mmeb_assets.ingestion.table_kind import table_kind
+from mmeb_assets.ingestion.page_columns import within_column
 from mmeb_assets.ingestion.table_structure import read_structure, table_area
 from mmeb_assets.schema.source import Table
 
@@ -62,9 +63,26 @@ def _overlaps(a, b) -> bool:
     return ix * iy > 0.5 * smaller
 
 
-def _assign(captions: list[Caption], candidates: list[Candidate]) -> dict[Caption, Candidate]:
+def _behind_another_caption(cand: Candidate, caption: Caption, others: list[Caption]) -> bool:
+    """Another caption lies between the candidate and this caption (a figure's caption between a
+    plot and the table under it): the candidate belongs to that caption, not to this one."""
+    cx0, cy0, cx1, cy1 = cand.bbox
+    kx0, ky0, kx1, ky1 = caption.bbox
+    for other in others:
+        if other is caption or other.page != caption.page:
+            continue
+        ox0, oy0, ox1, oy1 = other.bbox
+        mid = (oy0 + oy1) / 2
+        if min(ox1, cx1) - max(ox0, cx0) > 0 and (cy1 - 3 <= mid <= ky0 or ky1 <= mid <= cy0 + 3):
+            return True
+    return False
+
+
+def _assign(captions: list[Caption], candidates: list[Candidate],
+            every_caption: list[Caption] = ()) -> dict[Caption, Candidate]:
     pairs = sorted(((s, i, j) for i, cap in enumerate(captions) for j, cand in enumerate(candidates)
-                    if cand.page == cap.page and (s := _score(cand, cap)) is not None))
+                    if cand.page == cap.page and (s := _score(cand, cap)) is not None
+                    and not _behind_another_caption(cand, cap, list(every_caption))))
     chosen: dict[Caption, Candidate] = {}
     for _score_value, i, j in pairs:
         cap, cand = captions[i], candidates[j]
@@ -81,8 +99,8 @@ def _to_tables(caption: Caption, cand: Candidate, doc: pymupdf.Document, caption
     ceiling = max((c.bbox[3] for c in captions if c.page == caption.page and c is not caption
                    and c.bbox[1] < cand.bbox[1] and min(c.bbox[2], cand.bbox[2]) > max(c.bbox[0], cand.bbox[0])),
                   default=0.0)
-    read = cand.structure or read_structure(page, table_area(cand.bbox, caption.bbox, ceiling), caption.text,
-                                            caption.bbox)
+    area = within_column(page, table_area(cand.bbox, caption.bbox, ceiling), caption.bbox)
+    read = cand.structure or read_structure(page, area, caption.text, caption.bbox)
     grid_rows = sum(1 for row in cand.grid if sum(parse_number(c) is not None for c in row[1:]) >= 1)
     if (not read or sum(len(t.rows) for t in read) < 0.6 * grid_rows) and cand.grid:
         read = [grid_structure(cand.grid, caption.text)]
@@ -113,12 +131,12 @@ def extract_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
         wanted = sum(1 for c in table_caps if c.page == page_no)
         candidates.extend(page_candidates(path, doc, page_no, breaks, wanted))
     fallback = [c for c in candidates if c.extractor == "caption-area-words"]
-    chosen = _assign(table_caps, [c for c in candidates if c.extractor != "caption-area-words"])
+    chosen = _assign(table_caps, [c for c in candidates if c.extractor != "caption-area-words"], captions)
     missing = [c for c in table_caps if c not in chosen]
     if missing:  # captions no extractor found a grid for: the words right above or below the caption
         taken = list(chosen.values())
         extra = _assign(missing, [c for c in fallback if not any(c.page == t.page and _overlaps(c.bbox, t.bbox)
-                                                                     for t in taken)])
+                                                                     for t in taken)], captions)
         chosen.update(extra)
     for cap in [c for c in table_caps if c not in chosen]:
         if (cand := _caption_area_structure(doc, cap, captions, list(chosen.values()))) is not None:
@@ -150,7 +168,7 @@ def _caption_area_structure(doc: pymupdf.Document, cap: Caption, captions: list[
     for area in areas:
         if any(t.page == cap.page and _overlaps(area, t.bbox) for t in taken):
             continue
-        read = read_structure(page, area, cap.text, cap.bbox)
+        read = read_structure(page, within_column(page, area, cap.bbox), cap.text, cap.bbox)
         if read and sum(len(t.rows) for t in read) >= 2:
             return Candidate(cap.page, area, [], "structure-words", structure=read)
     return None
