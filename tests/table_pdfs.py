@@ -86,6 +86,7 @@ class Group:
     label: str  # '' = rows without a group row
     rows: list[tuple[str, list[str]]]  # (row label, printed values)
     values: list[str] = field(default_factory=list)  # the group row's own values: rows indented under it
+    centred: bool = False  # the group's title centred across the table ('Tiny' / 'Short' / 'Long')
 
 
 @dataclass
@@ -237,7 +238,7 @@ def _values(rng: random.Random, formats: list[str], seen: set) -> list[str]:
 
 
 def _block(rng, labels, vocab, levels, n_cols, header_units, groups, table_unit, seen: set,
-           indented: bool = False) -> Block:
+           indented: bool = False, centred: bool = False) -> Block:
     header = _header(rng, labels, vocab, levels, n_cols, header_units)
     paths = [p for n in header for p in _leaves(n)]
     formats = []
@@ -250,13 +251,13 @@ def _block(rng, labels, vocab, levels, n_cols, header_units, groups, table_unit,
         own = _values(rng, formats, seen) if groups and indented else []
         for _ in range(rng.randint(2, 3) if groups else rng.randint(2, 5)):
             rows.append((labels.take("rows"), _values(rng, formats, seen)))
-        group_list.append(Group(labels.take("groups") if groups else "", rows, own))
+        group_list.append(Group(labels.take("groups") if groups else "", rows, own, centred and groups))
     return Block(rng.choice(vocab["stub"]), header, group_list)
 
 
 def random_spec(rng: random.Random, number: int = 1, *, levels: int | None = None, groups: bool | None = None,
                 unit_place: str | None = None, stacked: bool | None = None, style: str | None = None,
-                domain: str | None = None, indented: bool = False) -> TableSpec:
+                domain: str | None = None, indented: bool = False, centred_groups: bool = False) -> TableSpec:
     """A random table; each keyword forces one feature (None = drawn). `indented`: each group row
     carries values of its own and its rows are printed indented under it."""
     domain = domain or rng.choice(sorted(DOMAINS))
@@ -277,7 +278,7 @@ def random_spec(rng: random.Random, number: int = 1, *, levels: int | None = Non
         seen: set[str] = set()
         n_cols = rng.randint(2, max(2, 6 - attempt // 3))
         blocks = [_block(rng, labels, vocab, levels, n_cols, unit_place == "header", groups, table_unit, seen,
-                         indented)]
+                         indented, centred_groups)]
         if stacked:
             width = len(leaf_paths(blocks[0]))
             blocks.append(_block(rng, labels, vocab, rng.choice([1, 2]) if width > 1 else 1, width,
@@ -344,6 +345,8 @@ def _layout(spec: TableSpec):
                 r = len(data)
                 data.append([group.label] + [""] * n_cols)
                 style += [("SPAN", (0, r), (-1, r)), ("FONT", (0, r), (-1, r), ITALIC, SIZE)]
+                if group.centred:
+                    style.append(("ALIGN", (0, r), (-1, r), "CENTER"))
             for label, values in group.rows:
                 if group.values:
                     style.append(("LEFTPADDING", (0, len(data)), (0, len(data)), 18))

@@ -93,6 +93,7 @@ FEATURES = {
     "three_level_header": dict(levels=3),
     "row_groups": dict(groups=True),
     "indented_rows": dict(groups=True, indented=True),
+    "centred_group_titles": dict(groups=True, centred_groups=True),
     "unit_in_caption": dict(unit_place="caption"),
     "unit_line": dict(unit_place="line"),
     "unit_in_header": dict(levels=2, unit_place="header"),
@@ -112,7 +113,7 @@ def test_feature(feature, style, tmp_path, request):
         assert spec.blocks[0].levels == 2
     if feature == "three_level_header":
         assert spec.blocks[0].levels == 3
-    if feature == "row_groups":
+    if feature in ("row_groups", "centred_group_titles"):
         assert all(len(e.row_path) == 2 for e in cells)
     if feature == "indented_rows":
         assert {len(e.row_path) for e in cells} == {1, 2}
@@ -152,8 +153,8 @@ def test_indentation_nests_rows_under_the_row_above_and_left():
     from mmeb_assets.ingestion.table_indent import indent_paths
 
     labels = ["Northeast", "Connecticut", "Maine", "Midwest", "Illinois", "Iowa"]
-    x0s = [36.0, 44.9, 44.8, 36.0, 45.0, 44.9]
-    assert indent_paths(x0s, labels, [[]] * 6) == [[], ["Northeast"], ["Northeast"], [], ["Midwest"], ["Midwest"]]
+    spans = [(36.0, 80.0), (44.9, 92.0), (44.8, 70.1), (36.0, 70.0), (45.0, 71.2), (44.9, 60.3)]
+    assert indent_paths(spans, labels, [[]] * 6) == [[], ["Northeast"], ["Northeast"], [], ["Midwest"], ["Midwest"]]
 
 
 def test_centred_labels_are_not_read_as_indentation():
@@ -161,5 +162,12 @@ def test_centred_labels_are_not_read_as_indentation():
     from mmeb_assets.ingestion.table_indent import indent_paths
 
     labels = ["14-17", "18-19", "20-21", "22-24", "25-29", "30-34", "Over 35", "Total"]
-    x0s = [417.6] * 6 + [408.5, 419.9]
-    assert indent_paths(x0s, labels, [[]] * 8) == [[]] * 8
+    spans = [(417.6, 440.0)] * 6 + [(408.5, 449.1), (419.9, 437.7)]
+    assert indent_paths(spans, labels, [[]] * 8) == [[]] * 8
+
+
+def test_labels_set_flush_right_are_not_read_as_indentation():
+    from mmeb_assets.ingestion.table_indent import indent_paths
+
+    spans = [(160.2, 215.0), (167.9, 215.1), (170.4, 215.0)]  # 'Train (70%)' / 'Test (20%)' / 'Dev (10%)'
+    assert indent_paths(spans, ["Train (70%)", "Test (20%)", "Dev (10%)"], [[]] * 3) == [[]] * 3

@@ -17,8 +17,17 @@ MIN_STEP, MAX_STEP = 3.0, 40.0
 MAX_LEVELS = 5
 
 
-def indent_levels(x0s: list[float | None], labels: list[str]) -> list[int | None] | None:
-    """Each row's indentation level (0 = leftmost), or None when the stub is not indented by rule."""
+def _aligned(values: list[float]) -> bool:
+    return bool(values) and max(values) - min(values) <= EDGE_TOLERANCE
+
+
+def indent_levels(spans: list[tuple[float, float] | None], labels: list[str]) -> list[int | None] | None:
+    """Each row's indentation level (0 = leftmost), or None when the stub is not indented by rule:
+    labels set flush right or centred ('Train (70%)' over 'Test (20%)') differ at the left only."""
+    x0s = [span[0] if span else None for span in spans]
+    placed = [span for span, label in zip(spans, labels) if span and label]
+    if _aligned([x1 for _x0, x1 in placed]) or _aligned([(x0 + x1) / 2 for x0, x1 in placed]):
+        return None
     edges = sorted({round(x, 1) for x, label in zip(x0s, labels) if x is not None and label})
     clusters: list[float] = []
     for x in edges:
@@ -35,10 +44,12 @@ def indent_levels(x0s: list[float | None], labels: list[str]) -> list[int | None
             for x, label in zip(x0s, labels)]
 
 
-def indent_paths(x0s: list[float | None], labels: list[str], groups: list[list[str]]) -> list[list[str]]:
+def indent_paths(spans: list[tuple[float, float] | None], labels: list[str],
+                 groups: list[list[str]]) -> list[list[str]]:
     """Each row's parents by indentation (outermost first), within its row group; [] for a row at
-    the left edge, and for every row when the stub is not indented."""
-    levels = indent_levels(x0s, labels)
+    the left edge, and for every row when the stub is not indented. `spans`: each row's own label's
+    left and right edges (None where the row has no label of its own)."""
+    levels = indent_levels(spans, labels)
     if levels is None:
         return [[] for _ in labels]
     out: list[list[str]] = []

@@ -33,7 +33,7 @@ class Part:
     groups: list[list[str]] = field(default_factory=list)
     row_ys: list[float] = field(default_factory=list)
     block_lines: list[tuple[float, float, str]] = field(default_factory=list)  # first stub column's text
-    row_x0s: list[float | None] = field(default_factory=list)  # left edge of each row's own label
+    row_x0s: list[tuple[float, float] | None] = field(default_factory=list)  # edges of each row's own label
     row_paths: list[list[str]] = field(default_factory=list)
 
     def finish(self, stub: int) -> None:
@@ -214,6 +214,9 @@ def _body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: li
     state = {"group": [], "pending": []}
     while len(header) > 1 and _stub_only(header[-1], anchors, stub) and not _stub_only(header[-2], anchors, stub):
         state["group"] = [header.pop().text]  # a group's label right under the header, above its first row
+    if len(header) > 1 and not state["group"] and _centred_title(header[-1], anchors) and any(
+            _centred_title(lines[j], anchors) for j in range(first + 1, len(lines)) if j not in body_set):
+        state["group"] = [header.pop().text]  # 'Tiny' centred over the first block, as 'Short' over the next
     parts = [Part(header=header)]
     heights = sorted(l.height for l in lines) or [10.0]
     h = heights[len(heights) // 2]
@@ -248,6 +251,14 @@ def _body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: li
     for part in parts:
         part.finish(stub)
     return parts
+
+
+def _centred_title(line: Line, anchors) -> bool:
+    """One short phrase centred across the table: the title of a block of rows ('Tiny', 'Short')."""
+    if len(line.phrases) != 1 or line.phrases[0].numeric or len(line.phrases[0].text.split()) > 4:
+        return False
+    left, right = anchors[0][0], anchors[-1][1]
+    return abs(line.phrases[0].centre - (left + right) / 2) < 0.1 * (right - left)
 
 
 def _label_line(part: Part, state: dict, cells: list[str], used: list[int], stub: int, geometry: tuple) -> None:
@@ -324,7 +335,8 @@ def _add_row(part: Part, cells: list[str], stub: int, group: list[str], pending:
     part.rows.append(row)
     part.groups.append(list(group))
     part.row_ys.append((line.y0 + line.y1) / 2)
-    part.row_x0s.append(line.phrases[0].x0 if labels and labels[0] and not pending and line.phrases else None)
+    own_label = labels and labels[0] and not pending and line.phrases
+    part.row_x0s.append((line.phrases[0].x0, line.phrases[0].x1) if own_label else None)
     if stub > 1 and labels[0]:
         part.block_lines.append((line.y0, line.y1, labels[0]))
 
