@@ -21,7 +21,7 @@ MIN_WORDS, MAX_WORDS = 6, 40
 MAX_NUMBERS = 3
 MAX_TOPIC_WORDS = 6
 REFERRING = re.compile(r"^(?:this|that|these|those|it|its|they|their|such|here|there|both|each of these|"
-                       r"the (?:above|following|latter|former|same))\b", re.I)
+                       r"the (?:above|following|latter|former|same)|ce|cet|cette|ces|celui|celle|ceux)\b", re.I)
 NOT_A_SENTENCE = re.compile(r"https?:|www\.|§|•|\bXX|\.\.\.|…|\[\d|\bfor (?:example|instance)\b|\be\.g\.|\bsuch as\b",
                             re.I)
 DETERMINER_BEFORE = re.compile(r"(?:\b(?:the|a|an|these|those|this|that|its|their|our|his|her|each|every|all)|[’']s|"
@@ -82,6 +82,8 @@ def blanked(sentence: str, value: str) -> tuple[str, str] | None:
     if len(spots) != 1 or re.fullmatch(r"(?:19|20)\d\d", value):
         return None
     start, end = spots[0].start("value"), spots[0].end("value")
+    if sentence[:start].count("(") > sentence[:start].count(")"):
+        return None  # '(average 3.34 seconds, σ = 10.99)': a figure in an aside, no sentence of its own
     if DETERMINER_BEFORE.search(sentence[:start].rstrip(CURRENCY_SIGNS)):
         return None  # 'the 15 candidates', 'from 6 to 10 percent': blanked, the sentence no longer reads
     if start > 0 and sentence[:start].strip() and NAME_BEFORE.search(sentence[:start].rstrip(CURRENCY_SIGNS + " ")) \
