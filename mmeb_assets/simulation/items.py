@@ -88,7 +88,9 @@ def classify_rows(table: Table, facts: SourceFacts, archetype: str) -> list[str]
         return ["analysis"] * n
     method = facts.textual.method_name.split(":")[0].strip().lower()
     own = [i for i, l in enumerate(labels) if method and method in l.lower()]
-    if not own:  # rows that are not the document's method and its rivals (corpora, metrics, scenes)
+    if not own or own != list(range(own[0], own[-1] + 1)):
+        # rows that are not the document's method and its rivals (corpora, metrics, scenes), or the
+        # method once per block of rows ('Multi-LexSum D→T' among the tiny, short and long datasets)
         return ["progression"] * n
     kinds = ["baseline" if i < own[0] else "progression" for i in range(n)]
     if n > 1:
