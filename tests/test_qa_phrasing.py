@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -123,3 +124,15 @@ def test_questions_name_their_project_once_and_keep_names_cased():
     with_first = scope_to_project("With the correction applied, is it higher?", "Kestrel", "Brightwell Labs")
     assert ", with the correction" in with_first   # issue 27: 'For the ... at ..., With the correction' was a slip
     assert scope_to_project(scoped, "Kestrel", "Brightwell Labs") == scoped  # idempotent
+
+
+@pytest.mark.parametrize("header,spoken", [
+    ("Visual tokens", "visual tokens"),               # a header capitalized only at its start
+    ("Source Sents", "Source Sents"),                 # title case stays as printed
+    ("Source →Target Coverage", "Source →Target Coverage"),
+    ("Number of Questions", "Number of Questions"),
+    ("Accuracy on SQuAD", "accuracy on SQuAD"),       # a name after it is no title case
+    ("MRR", "MRR"),
+])
+def test_a_header_reads_mid_sentence_as_printed_unless_only_its_start_is_capital(header, spoken):
+    assert metric(header) == spoken

@@ -36,11 +36,28 @@ def _plain_capitalized(word: str) -> bool:
     return len(letters) > 1 and letters[0].isupper() and letters[1:].islower() and not re.search(r"[A-Z]", rest)
 
 
+SMALL_WORDS = {"of", "in", "on", "for", "and", "the", "a", "an", "to", "per", "vs", "with", "at", "by", "or"}
+
+
+def _title_case(rest: str) -> bool:
+    """The header's next content word is capitalized as a plain word ('Sents', '→Target', 'Questions'),
+    not as a name ('SQuAD', 'BERT'): the header is printed in title case."""
+    for word in rest.split():
+        if word.lower() in SMALL_WORDS:
+            continue
+        bare = re.sub(r"[^\w]", "", word)
+        letters = re.sub(r"[\d_]", "", bare)
+        return bool(letters) and letters[0].isupper() and not _is_acronym(bare)
+    return False
+
+
 def metric(col: str) -> str:
-    """A column header as it reads mid-sentence: 'Visual tokens' -> 'visual tokens', 'MRR' stays."""
+    """A column header as it reads mid-sentence: 'Visual tokens' -> 'visual tokens', 'MRR' stays, and a
+    header in title case ('Source Sents', 'Source →Target Coverage') stays as printed."""
     text = " ".join(col.split())
     first, sep, rest = text.partition(" ")
-    if _plain_capitalized(first) and not _is_acronym(first) and len(first[0].lower()) == 1:
+    title_case = _title_case(rest)
+    if _plain_capitalized(first) and not _is_acronym(first) and len(first[0].lower()) == 1 and not title_case:
         first = first[0].lower() + first[1:]  # 'İ' lowers to two code points: such a word stays as printed
     return first + sep + rest
 
