@@ -136,3 +136,9 @@ def test_questions_name_their_project_once_and_keep_names_cased():
 ])
 def test_a_header_reads_mid_sentence_as_printed_unless_only_its_start_is_capital(header, spoken):
     assert metric(header) == spoken
+
+
+@pytest.mark.parametrize("label,spoken", [("This work", "the 'This work' row"), ("Ours", "the 'Ours' row"),
+                                          ("Thistle model", "the Thistle model")])
+def test_a_row_that_points_at_the_paper_itself_is_quoted(label, spoken):
+    assert the(label) == spoken

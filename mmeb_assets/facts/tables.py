@@ -152,6 +152,9 @@ def measure_name(table: Table, column_path: list[str] | tuple[str, ...], unit: s
     words = [w for w in dict.fromkeys(w.strip() for w in words) if w]
     joiner = " " if all(len(w.split()) <= 3 for w in words) else ", "
     name = joiner.join(words)
+    if joiner == ", " and len(words) >= 2 and all(len(w.split()) <= 2 for w in words[1:]):
+        name = f"{words[0]} ({', '.join(words[1:])})"  # 'Mentions of Ext. Resources (yes)'
+
     quantity = caption_quantity(table)
     if quantity and quantity.lower() not in name.lower():
         name = f"{quantity} ({name})" if name else quantity

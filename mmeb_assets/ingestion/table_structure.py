@@ -22,6 +22,7 @@ from mmeb_assets.ingestion.table_words import (Line, column_anchors, is_value, l
 from mmeb_assets.schema.source import Table
 
 CAPTION_START = re.compile(r"^(?:Table|TABLE)\s*\d+(?:[.\-–]\s?\d+)?\s*[:.\-–—]")
+HEADER_GAP = 1.5  # line heights of blank space that end a header (the prose above is no header line)
 GROW_UP = 45.0  # points above a candidate whose caption is below it: header rows, a block above a midrule
 FOOTNOTE = re.compile(r"^(?:note|notes|source|sources|\*|†|‡|[a-z]\s|\d+\s[A-Z])", re.I)
 
@@ -304,7 +305,7 @@ def _header_lines(lines: list[Line], rules: list[tuple] = ()) -> list[Line]:
     or the table's top rule."""
     kept: list[Line] = []
     for line in reversed(lines):
-        if kept and kept[-1].y0 - line.y1 > 2.2 * max(line.height, 6) + 6:
+        if kept and kept[-1].y0 - line.y1 > HEADER_GAP * max(line.height, 6) + 2:
             break
         if any(len(p.text.split()) >= 9 for p in line.phrases):
             break

@@ -17,7 +17,7 @@ SOURCE_NAMES = {"slack": "a Slack message", "email": "an e-mail", "notion": "a N
                 "meeting": "the meeting notes", "txt": "a text file", "log": "a run log",
                 "pdf_page": "a report page", "slide": "a slide", "image": "an image"}
 ARTICLES = ("the ", "a ", "an ")
-SPOKEN = re.compile(r"^(?:I|I/we|we|We|you|You|they|They|my|My|our|Our|yes|Yes|no|No)\b(?![-.])")
+SPOKEN = re.compile(r"^(?:I|I/we|we|We|you|You|they|They|my|My|our|Our|ours|Ours|this|This|these|These|yes|Yes|no|No)\b(?![-.])")
 
 
 def _is_acronym(word: str) -> bool:

@@ -1,6 +1,8 @@
 """Events that realize the scripted content: results, errors, facts, versions, decisions, documents."""
 from __future__ import annotations
 
+import re
+
 from mmeb_assets.schema.workspace import (
     Decision, DocumentPlan, EvolvingFact, InventedFact, PlanItem, ScriptedError,
 )
@@ -38,13 +40,20 @@ def item_events(book: EventBook, items: list[PlanItem], errors: list[ScriptedErr
             book.add(f"notion:{it.id}", when, e.slipped_by if e.slipped_by != org.late_joiner_id else org.pm_id,
                      "notion_update", "notion", f"Results log entry for {it.label} copied from the recap, "
                      f"{col} entered as {e.wrong_value}", must=list(values.values()), must_not=[e.correct_value],
-                     refs=[it.id, e.id], title=f"Results log: {it.label}",
+                     refs=[it.id, e.id], title=log_title(it.label),
                      core=f"Results log - {it.label}: {_fmt_values(values)}. Source: recap in #{e.slip_channel}.")
         else:
             book.add(f"notion:{it.id}", book.later(it.completed_at, 1.0 + book.rng.random() * 2.5), org.pm_id,
                      "notion_update", "notion", f"Results log entry for {it.label}: {_fmt_values(values)}",
-                     must=list(values.values()), refs=[it.id], title=f"Results log: {it.label}",
+                     must=list(values.values()), refs=[it.id], title=log_title(it.label),
                      core=f"Results log - {it.label}: {_fmt_values(values)}. Owner: {org.person(it.owner).name}.")
+
+
+def log_title(label: str) -> str:
+    """The results log page of an item: 'Results log: Woodsend'; a figure named by its sentence's words
+    titles its page by those words, not by a quote inside a quote."""
+    window = re.fullmatch(r"the figure in '(.+)'", label.strip())
+    return f"Results log: {window.group(1) if window else label}"
 
 
 def _pictured_result(book: EventBook, it: PlanItem, channels: dict[str, str]) -> None:
@@ -61,7 +70,7 @@ def _pictured_result(book: EventBook, it: PlanItem, channels: dict[str, str]) ->
                                    "results below.", "Finished {l}; the table is in the image."]).format(l=it.label))
     book.add(f"notion:{it.id}", book.later(it.completed_at, 1.0 + book.rng.random() * 2.5), org.pm_id,
              "notion_update", "notion", f"Results log entry for {it.label}: see the screenshot in "
-             f"#{channels['results']}", must_not=hidden, refs=[it.id], title=f"Results log: {it.label}",
+             f"#{channels['results']}", must_not=hidden, refs=[it.id], title=log_title(it.label),
              core=f"Results log - {it.label}: figures in the screenshot shared in #{channels['results']}. "
                   f"Owner: {org.person(it.owner).name}.")
 
@@ -90,7 +99,7 @@ def error_events(book: EventBook, errors: list[ScriptedError], lag_h: float, des
         book.add(f"notion-fix:{e.id}", notion_at, org.pm_id, "notion_update", "notion",
                  f"Notion entry for {what} updated from {e.wrong_value} to {e.correct_value}, "
                  f"{lag_h:g} working hours after the Slack correction",
-                 must=[e.correct_value, e.wrong_value], refs=[e.id, e.target], title=f"Results log: {what}",
+                 must=[e.correct_value, e.wrong_value], refs=[e.id, e.target], title=log_title(what),
                  core=f"Updated: {what} = {e.correct_value} (was {e.wrong_value}, corrected in #{e.fix_channel}).")
 
 
