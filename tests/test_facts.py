@@ -323,7 +323,7 @@ def test_row_groups_that_name_the_measure_are_read_one_group_at_a_time():
     assert [p.id for p in parts] == ["table_1_g1", "table_1_g2"]
     facts = [(f.measure, f.subject, f.value) for p in parts for f in table_facts(p, Tally())]
     assert ("Per cycle fuel savings potential (Speed optimization) (%)", "Med-low", "8%") in facts
-    assert ("Frequency of opportunity occurrence, Accel/decel smoothing (%)", "Very high", "8%") in facts
+    assert ("Frequency of opportunity occurrence (Accel/decel smoothing) (%)", "Very high", "8%") in facts
     assert len(facts) == 8
     by_measure = _structured("Table 2: Scores.", [[], ["Accuracy"], ["F1 score"]], paths, rows)
     assert measure_groups(by_measure) == [by_measure]  # the columns name the measure: groups are subjects
