@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import http.client
+import re
 import subprocess
 import sys
 import threading
@@ -32,7 +33,23 @@ def running(home: Path, token: str | None = None):
         server.server_close()
 
 
-def request(port: int, method: str, path: str, form: dict | str | None = None, headers: dict | None = None):
+ITEM_FORM_TOKEN = re.compile(r"name='form_token' value='([0-9a-f]+)'")
+
+
+def page_form_token(port: int, path: str, headers: dict | None = None) -> str:
+    """The form token of the item page at `path`, read as a browser reads it: from the page."""
+    status, _, page = request(port, "GET", path, headers={k: v for k, v in (headers or {}).items()
+                                                         if k in ("X-MMEB-Token", "Cookie")})
+    found = ITEM_FORM_TOKEN.search(page.decode()) if status == 200 else None
+    return found.group(1) if found else ""
+
+
+def request(port: int, method: str, path: str, form: dict | str | None = None, headers: dict | None = None,
+            own_page: bool = True):
+    """One HTTP request. A POSTed dict form carries the token of the item page, as the app's own
+    form does, unless `own_page` is False (a forged form) or the dict sets `form_token` itself."""
+    if method == "POST" and isinstance(form, dict) and own_page and "form_token" not in form:
+        form = {**form, "form_token": page_form_token(port, path, headers)}
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     body = urlencode(form, doseq=True) if isinstance(form, dict) else form
     all_headers = {"Content-Type": "application/x-www-form-urlencoded"} if body is not None else {}
@@ -153,6 +170,34 @@ def test_cross_site_post_is_refused(app_home):
     assert saved(home, "ana", order[0]) is None
 
 
+@pytest.mark.parametrize("case,headers,own_page,status", [
+    ("sandboxed frame or file:// page", {"Origin": "null"}, True, 403),
+    ("another site, by fetch metadata", {"Sec-Fetch-Site": "cross-site"}, True, 403),
+    ("a form without the page's token (curl, or a page that never loaded the item)", {}, False, 403),
+    ("a rebound name", {"Host": "rebind.test:{port}", "Origin": "http://rebind.test:{port}"}, True, 421),
+])
+def test_forged_writes_are_refused(app_home, case, headers, own_page, status):
+    home, order = app_home
+    with running(home) as port:
+        sent = {k: v.format(port=port) for k, v in headers.items()}
+        got, _, body = request(port, "POST", f"/a/ana/item/{order[0]}", GOOD, sent, own_page=own_page)
+        assert got == status, (case, body.decode()[:300])
+        assert request(port, "GET", "/", headers={"Host": f"rebind.test:{port}"})[0] == 421  # nothing to read
+        # the app's own form, loaded from its page, still saves
+        assert request(port, "POST", f"/a/ana/item/{order[1]}", GOOD, {"Origin": f"http://127.0.0.1:{port}",
+                                                                       "Sec-Fetch-Site": "same-origin"})[0] == 303
+    assert saved(home, "ana", order[0]) is None and saved(home, "ana", order[1]) is not None
+
+
+def test_a_form_token_is_good_for_its_own_item_and_annotator_only(app_home):
+    home, order = app_home
+    with running(home) as port:
+        token = page_form_token(port, f"/a/ana/item/{order[0]}")
+        assert request(port, "POST", f"/a/ana/item/{order[1]}", {**GOOD, "form_token": token})[0] == 403
+        assert request(port, "POST", f"/a/ben/item/{order[0]}", {**GOOD, "form_token": token})[0] == 403
+        assert request(port, "POST", f"/a/ana/item/{order[0]}", {**GOOD, "form_token": token})[0] == 303
+
+
 def test_token_is_required_when_set(app_home):
     home, order = app_home
     with running(home, token="s3cret-token") as port:
@@ -238,8 +283,9 @@ def test_broken_records_file_is_a_500_naming_the_file(app_home):
     with running(home, token="t") as port:
         status, _, body = request(port, "GET", f"/a/ana/item/{alpha}", headers={"X-MMEB-Token": "t"})
         assert status == 500 and "records.jsonl line 6" in body.decode()
-        # a form posted with the token in its query is saved, not redirected away
-        status, headers, _ = request(port, "POST", f"/a/ana/item/{alpha}?token=t", GOOD)
+        # a form loaded before the file broke, posted with the token in its query, is saved
+        loaded = {**GOOD, "form_token": AnnotationApp(home=home).form_token("ana", alpha)}
+        status, headers, _ = request(port, "POST", f"/a/ana/item/{alpha}?token=t", loaded)
         assert status == 303 and "/item/" in headers["Location"]
     assert saved(home, "ana", alpha).c2 == "no"
 

@@ -46,7 +46,7 @@ def wait_http(url: str, timeout_s: float = 120.0) -> None:
 
 
 @contextmanager
-def chrome(user_data_dir: Path):
+def chrome(user_data_dir: Path, *extra_flags: str):
     browser, driver_path = require_chromium()
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
@@ -57,6 +57,8 @@ def chrome(user_data_dir: Path):
     for flag in CHROMIUM_FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={user_data_dir}")
+    for flag in extra_flags:  # '--host-resolver-rules=MAP rebind.test 127.0.0.1': a rebound name
+        options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
     try:
         yield driver

@@ -11,7 +11,6 @@ When started with a token every request needs it (`?token=` once, then a cookie,
 from __future__ import annotations
 
 import hmac
-import ipaddress
 import json
 import mimetypes
 import re
@@ -26,6 +25,8 @@ from typing import Iterator
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from mmeb_assets.annotation import db, views
+from mmeb_assets.annotation.guard import (FORM_TOKEN_FIELD, form_key, form_token, host_refusal, is_loopback,
+                                          origin_refusal, own_hosts, token_matches)
 from mmeb_assets.annotation.sampling import RECORDS_FILE, AnnotationInputError, load_records
 from mmeb_assets.schema.records import Record
 
@@ -35,15 +36,6 @@ MAX_FORM_BYTES = 64 * 1024
 MAX_COMMENT_CHARS = 4000
 FORM_FIELDS = {"c1": db.C1_VALUES, "c2": db.C2_VALUES, "c3": db.C3_VALUES}
 TOKEN_COOKIE = "mmeb_token"
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 class HttpError(Exception):
@@ -61,12 +53,16 @@ class AnnotationApp:
     home: Path
     token: str | None = None
     quiet: bool = False
+    hosts: frozenset[str] = frozenset()  # the Host values a loopback app answers (set by make_server)
     _records: dict[str, tuple[float, list[Record]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def db_file(self) -> Path:
         return db.db_path(self.home)
+
+    def form_token(self, annotator: str, item_id: str) -> str:
+        return form_token(form_key(self.db_file.parent), annotator, item_id)
 
     @contextmanager
     def connection(self) -> Iterator[sqlite3.Connection]:
@@ -101,7 +97,7 @@ def parse_judgment_form(body: bytes, annotator: str, item_id: str) -> tuple[db.J
     except UnicodeDecodeError as exc:
         raise HttpError(HTTPStatus.BAD_REQUEST, "form body is not UTF-8") from exc
     fields = parse_qs(text, keep_blank_values=True)
-    unknown = sorted(set(fields) - {*FORM_FIELDS, "comment", "base_revision"})
+    unknown = sorted(set(fields) - {*FORM_FIELDS, "comment", "base_revision", FORM_TOKEN_FIELD})
     if unknown:
         raise HttpError(HTTPStatus.BAD_REQUEST, f"field {unknown[0]!r} is not part of the assessment form")
     values = {}
@@ -141,7 +137,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("X-Content-Type-Options", "nosniff")
-        self.send_header("Referrer-Policy", "no-referrer")
+        self.send_header("Referrer-Policy", "same-origin")  # own forms carry their Origin; others see nothing
         self.send_header("Cache-Control", "no-store")
         self.send_header("Content-Security-Policy",
                          "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'")
@@ -182,6 +178,9 @@ class Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         query = parse_qs(parts.query)
         try:
+            refused = host_refusal(self.headers.get("Host", ""), self.app.hosts)
+            if refused:
+                raise HttpError(HTTPStatus.MISDIRECTED_REQUEST, refused)
             auth = self._authorized(query)
             if auth is False:
                 raise HttpError(HTTPStatus.UNAUTHORIZED, "an access token is required: open the address printed by "
@@ -237,14 +236,23 @@ class Handler(BaseHTTPRequestHandler):
     def _post(self, seg: list[str]) -> None:
         if not (len(seg) == 4 and seg[0] == "a" and seg[2] == "item"):
             raise HttpError(HTTPStatus.NOT_FOUND, f"nothing accepts a form at {self.path.split('?')[0]!r}")
-        self._check_origin()
+        refused = origin_refusal(self.headers.get("Origin"), self.headers.get("Sec-Fetch-Site"),
+                                 self.headers.get("Host", ""))
+        if refused:
+            raise HttpError(HTTPStatus.FORBIDDEN, refused)
         annotator, item_id = seg[1], seg[3]
         with self.app.connection() as conn:
             self._require_annotator(conn, annotator)
             if db.sample_item(conn, item_id) is None:
                 raise HttpError(HTTPStatus.NOT_FOUND, f"unknown item id {item_id!r}: it is not in the annotation sample")
+            body = self._read_form()
+            given = parse_qs(body.decode("utf-8", "replace")).get(FORM_TOKEN_FIELD, [""])[0]
+            if not token_matches(form_key(self.app.db_file.parent), annotator, item_id, given):
+                raise HttpError(HTTPStatus.FORBIDDEN, "the form does not carry this app's form token for this item, "
+                                "so it did not come from the app's own page; nothing was saved",
+                                (f"/a/{quote(annotator, safe='')}/item/{quote(item_id, safe='')}", "Open the item"))
             try:
-                judgment, base = parse_judgment_form(self._read_form(), annotator, item_id)
+                judgment, base = parse_judgment_form(body, annotator, item_id)
             except HttpError as error:
                 error.link = error.link or (f"/a/{quote(annotator, safe='')}/item/{quote(item_id, safe='')}",
                                             "Back to the item")
@@ -268,11 +276,6 @@ class Handler(BaseHTTPRequestHandler):
         if int(length) > MAX_FORM_BYTES:
             raise HttpError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"form larger than {MAX_FORM_BYTES} bytes")
         return self.rfile.read(int(length))
-
-    def _check_origin(self) -> None:
-        origin = self.headers.get("Origin")
-        if origin and origin != "null" and urlsplit(origin).netloc != self.headers.get("Host", ""):
-            raise HttpError(HTTPStatus.FORBIDDEN, f"a form from another site ({origin[:80]}) was refused")
 
     def _require_annotator(self, conn: sqlite3.Connection, annotator: str) -> None:
         if annotator not in db.annotators(conn):
@@ -310,7 +313,8 @@ class Handler(BaseHTTPRequestHandler):
             annotator=annotator, position=row.position, total=len(order),
             done=len(db.judged_item_ids(conn, annotator)), item=row.item, records=self.app.records(row.project),
             saved=db.get_judgment(conn, annotator, item_id), prev_id=order[index - 1] if index > 0 else None,
-            next_id=order[index + 1] if index + 1 < len(order) else None)
+            next_id=order[index + 1] if index + 1 < len(order) else None,
+            form_token=self.app.form_token(annotator, item_id))
         self._html(HTTPStatus.OK, html)
 
     def _image(self, project: str, record_id: str) -> None:
@@ -332,4 +336,5 @@ def make_server(app: AnnotationApp, host: str = "127.0.0.1", port: int = 0) -> T
     handler = type("BoundHandler", (Handler,), {"app": app})
     server = ThreadingHTTPServer((host, port), handler)
     server.daemon_threads = True
+    app.hosts = own_hosts(host, server.server_address[1])
     return server

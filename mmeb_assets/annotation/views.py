@@ -128,12 +128,13 @@ def _radios(name: str, options: tuple[tuple[str, str], ...], chosen: str | None)
                    f"{' checked' if chosen == value else ''}> {label}</label>" for value, label in options)
 
 
-def assessment_panel(action: str, saved: Judgment | None) -> str:
+def assessment_panel(action: str, saved: Judgment | None, form_token: str = "") -> str:
     status = (f"<p id='saved-status' class='saved'>Saved (revision {saved.revision}). You may change and save "
               "again.</p>" if saved else "<p id='saved-status' class='muted'>Not judged yet.</p>")
     return (f"<section class='panel' aria-label='Assessment'><h2>Assessment</h2>{status}"
             f"<form id='assessment' method='post' action='{action}'>"
             f"<input type='hidden' name='base_revision' value='{saved.revision if saved else 0}'>"
+            f"<input type='hidden' name='form_token' value='{e(form_token)}'>"
             "<fieldset><legend>C1: Can the reference answer be derived using only the cited evidence?</legend>"
             f"{_radios('c1', C1_LABELS, saved.c1 if saved else None)}</fieldset>"
             "<fieldset><legend>C2: Is the reference answer correct for what the question asks?</legend>"
@@ -147,7 +148,7 @@ def assessment_panel(action: str, saved: Judgment | None) -> str:
 
 
 def item_page(*, annotator: str, position: int, total: int, done: int, item: dict, records: list[Record],
-              saved: Judgment | None, prev_id: str | None, next_id: str | None) -> str:
+              saved: Judgment | None, prev_id: str | None, next_id: str | None, form_token: str = "") -> str:
     base = f"/a/{quote(annotator, safe='')}"
     by_id = {r.id: r for r in records}
     cited = cited_ids(item)
@@ -164,7 +165,7 @@ def item_page(*, annotator: str, position: int, total: int, done: int, item: dic
         f"<section class='reference'><h2>Reference answer</h2><p id='reference-answer'>{e(gold.get('answer'))}</p>"
         f"</section><section class='evidence'><h2>Cited evidence ({len(cited)})</h2>"
         f"{evidence_cards(item.get('project', ''), cited, by_id)}</section>"
-        f"{assessment_panel(f'{base}/item/' + quote(item['id'], safe=''), saved)}</div>"
+        f"{assessment_panel(f'{base}/item/' + quote(item['id'], safe=''), saved, form_token)}</div>"
         f"<div class='right'>{source_browser(item.get('project', ''), records, set(cited))}</div></main>")
     return page(f"Item {position} of {total}", body)
 
