@@ -85,6 +85,8 @@ def definition_of(sentence: str) -> tuple[str, str, str, str, str] | None:
             or any(w.lower() in TERM_STOP for w in words[1:]) or term.startswith("The ") and words[1][:1].islower()):
         return None
     definition = match.group("definition")
+    if re.match(r"that\b", definition):
+        return None  # 'X means that the baseline scores higher': what a result says, not what a term is
     if re.match(r"^[^,]{0,60}?\bas\b", definition):
         return None  # 'The AI RMF refers to an AI system as ...' names how it uses a term, not what the term is
     clause = re.split(r"[;:]|,\s(?:which|and|but|including|such as|e\.g\.|whereas|while)\b|\s[—–]\s|\.\s",
