@@ -40,12 +40,12 @@ def test_rules_judge_meets_the_target_on_the_labelled_set(name):
 
 
 def test_rules_judge_on_the_blind_set():
-    """The blind set's floor at the fixes of issue 38 (its target, 97% and 1% false accepts, is not met)."""
+    """Issue 38's target on the blind set: 97% agreement, at most 1% false accepts."""
     cases = load_cases(Path(__file__).parent / "data" / "judge_cases_blind.yaml")
     overall = tally(cases, [judge_rules(c.item, c.candidate).correct for c in cases])["all"]["all"]
     assert len(cases) >= 190
-    assert overall.agree / overall.n >= 0.94, overall.row()
-    assert overall.false_accepts / overall.n <= 0.025, overall.row()
+    assert overall.agree / overall.n >= 0.97, overall.row()
+    assert overall.false_accepts / overall.n <= 0.01, overall.row()
 
 
 def qa(q: str, task: str, answer: str, value: str | None, unit: str = "", status: str = "answerable",
@@ -258,3 +258,44 @@ def test_a_gold_printed_in_words_matches_itself_and_its_digits():
               "five", "five", kind="lookup", operands=["five"])
     assert judge_rules(five, "five").correct and judge_rules(five, "5 Functions").correct
     assert not judge_rules(five, "six").correct and not judge_rules(five, "4").correct
+
+
+DIET = qa("The Slack message and the Notion page give different values for the kcal/day of carbohydrates of LARN. "
+          "Which value is right?", "cross_source_conflict", "1455: the Notion page shows 1545, which was corrected "
+          "to 1455.", "1455", kind="conflict_resolution", competing_values=["1545"])
+POSTERS = qa("Who posted each of the values the budget took during the week, in order?", "temporal_conflict",
+             "EUR 22,500 (posted by Freya Ezekwu); EUR 15,500 (posted by Roksana Matsuguchi)",
+             "Freya Ezekwu; Roksana Matsuguchi", kind="version_history")
+MARGIN = qa("Which has the higher goth: the Ablated NVA or the All, and by how much?", "comparison",
+            "All: 0.87 vs 0.72 (by 0.15)", "All", kind="comparison", operands=["0.87", "0.72"])
+GAP = qa("Do the recorded values support the claim that the fluency of A exceeds that of B by at least 17.1?",
+         "interpretation", "No: 91.0 vs 82.5 is a gap of 8.5, less than 17.1.", "no", kind="claim_check")
+NOT_KNOWN = qa("How much higher or lower is the bootstrap Q1 Info of the Not Sure than that of GS Significant?",
+               "unanswerable", "Not established: the records contain no bootstrap Q1 Info.", None,
+               status="unanswerable")
+
+
+STALE_DOCS = qa("When the peak GPU memory was corrected, which documents then current still showed the old value?",
+                "cross_source_conflict", "Quiet Foxglove evaluation report v1 (showing 35.6 MB instead of 35.6 GB)",
+                "Quiet Foxglove evaluation report v1", kind="stale_sources")
+
+
+@pytest.mark.parametrize("item,candidate,right", [
+    (STALE_DOCS, "Just one: the v1 evaluation report of Quiet Foxglove (it had MB where GB was meant).", True),
+    (STALE_DOCS, "The Quiet Foxglove evaluation report v1 and the Notion results log.", False),  # an extra document
+    (STALE_DOCS, "The Quiet Foxglove evaluation report v1; the Notion log had already been updated.", True),
+    (STALE_DOCS, "The Notion results log.", False),
+    (DIET, "1455 kcal/day is correct; the Notion log's 1545 was corrected to 1455.", True),  # 'kcal/day' is a unit
+    (DIET, "1455 is right; the 1545 on the Notion page was a typo.", True),   # the rival marked as a typo
+    (DIET, "1455 or 1545, the records disagree.", False),
+    (POSTERS, "1) EUR 22,500 - Freya Ezekwu\n2) EUR 15,500 - Roksana Matsuguchi", True),  # ' - ' is a dash
+    (MARGIN, "All is higher, by fifteen hundredths.", True),
+    (MARGIN, "All is higher, by fifteen tenths.", False),
+    (GAP, "No - the gap is 9.5 points, short of 17.1.", False),  # right verdict, wrong reason
+    (GAP, "No: the gap is only 8.5 points (91.0 against 82.5).", True),
+    (NOT_KNOWN, "The records do include NSFC counts (e.g. Agree 44, Agree Strongly 25), but no bootstrap Q1 Info "
+                "figure, so I can't give a difference.", True),  # says what the records hold, then declines
+    (NOT_KNOWN, "I can't be sure, but it is 12 lower.", False),
+])
+def test_answers_are_judged_by_what_they_assert(item, candidate, right):
+    assert judge_rules(item, candidate).correct is right, judge_rules(item, candidate).reason

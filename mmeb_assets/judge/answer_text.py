@@ -12,7 +12,8 @@ from dataclasses import dataclass
 ABSTENTION = re.compile(
     r"\b(not (?:been |be )?(?:established|stated|specified|mentioned|available|provided|given|reported|found|"
     r"recorded|documented|known|determin\w*|clear|possible to \w+|in the records)|cannot (?:be )?(?:determin\w*|"
-    r"establish\w*|answer\w*|tell|find|confirm\w*|say)|can ?not be|can't (?:be )?(?:tell|say|find|determined?|answered|established)|"
+    r"establish\w*|answer\w*|tell|find|confirm\w*|say|give|compute|calculate)|can ?not be|"
+    r"can't (?:be )?(?:tell|say|find|determined?|answered|established|give|compute|calculate)|"
     r"unable to|no (?:information|record|mention|data|evidence|indication|such|way to (?:tell|know))|"
     r"insufficient|unknown|(?:does|do|did)(?: not|n't) (?:say|state|mention|specify|appear|exist|establish|contain|"
     r"give|include|show|record|report|cover|list|have)|there (?:is|are|was|were) no|there's no|none of the records|"
@@ -23,14 +24,14 @@ ABSTENTION = re.compile(
     r"premise is (?:false|incorrect|wrong)|contradict\w*)\b", re.I)
 HEDGE = re.compile(r"\b(either|maybe|perhaps|possibly|probably|might|could be|not sure|unsure|unclear whether|"
                    r"one of|somewhere between|i think|likely)\b", re.I)
-ALTERNATIVE = re.compile(r"^\W*(?:or|and/or|/)\W*$|\bor\b|/", re.I)
+ALTERNATIVE = re.compile(r"^\W*(?:or|and/or|/)\W*$|\bor\b|(?<![A-Za-z])/|/(?![A-Za-z])", re.I)  # not 'kcal/day'
 FINAL = re.compile(r"\b(?:to|now|final\w*|latest|current\w*|became|correct(?:ed|ion)?|revised|updated|settled|"
                    r"in force|right|applies|stands|ends? (?:up|the week)|is)\b|[=:]", re.I)
 HISTORY = re.compile(r"\b(?:from|was|were|earlier|initially|originally|previously|first|before|instead of|not|old|"
                      r"stale|"
                      r"wrong\w*|slip|replac\w+|outdated|shows?|gives?|gave|still|vs\.?|versus|against|over|than)\b",
                      re.I)
-HISTORY_AFTER = re.compile(r"\W*(?:was|is|were|are) (?:a |an |the )?(?:slip|typo|error|mistake|transposition|wrong|"
+HISTORY_AFTER = re.compile(r"\W*(?:[\w'’]+\W+){0,5}?(?:was|is|were|are) (?:a |an |the )?(?:slip|typo|error|mistake|transposition|wrong|"
                            r"incorrect|outdated|obsolete|stale|superseded|old|earlier|previous|original|first|"
                            r"corrected|replaced|revised)\b", re.I)
 UP = re.compile(r"\b(higher|larger|greater|bigger|more|increas\w*|grew|grow\w*|rose|rise[sn]?|up|gain\w*|"
@@ -68,6 +69,23 @@ def normalize(text: str) -> str:
 
 def abstains(candidate: str) -> bool:
     return not candidate.strip() or bool(ABSTENTION.search(normalize(candidate)))
+
+
+CONTEXT = re.compile(r"\b(?:records?|they|it|the (?:page|log|report|message|table)s?)\b[^.;]{0,40}?\b(?:do |does )?"
+                     r"(?:include|hold|give|have|has|show|list|contain|mention|report)s?\b|\be\.g\.|"
+                     r"\bfor example\b|\bsuch as\b", re.I)
+
+
+def context_spans(text: str) -> list[tuple[int, int]]:
+    """Clauses of an abstention that say what the records do hold ('the records include NSFC counts
+    (e.g. Agree 44), but no bootstrap figure'): their numbers are context, not an answer."""
+    spans, start = [], 0
+    for m in re.finditer(r"(?<!e\.g)(?<!i\.e)[.;]\s|,?\s+but\s|$", text):
+        clause = text[start:m.start()]
+        if CONTEXT.search(clause) and not ABSTENTION.search(clause):
+            spans.append((start, m.start()))
+        start = m.end()
+    return spans
 
 
 def hedged(candidate: str) -> bool:
@@ -216,7 +234,7 @@ def find_name(name: str, text: str) -> list[tuple[int, int, bool]]:
 
 
 def _continues(text: str, gap: str, word: str, raw: str) -> bool:
-    if not re.fullmatch(r"[ \t]*-?[ \t]*|-", gap) or word in NOT_NAME:
+    if not re.fullmatch(r"[ \t]*|-", gap) or word in NOT_NAME:  # ' - ' is a dash between items, not a hyphen
         return False
     return raw[:1].isupper() or any(ch.isdigit() for ch in raw)
 

@@ -2,7 +2,8 @@
 queries', 'by two hundred fifty'), turned into digits before the judge reads values.
 
 A lone 'one' stays a word: it is a pronoun as often as a number ('the final one'); it counts only with
-a scale after it ('one hundred', 'one thousand').
+a scale after it ('one hundred', 'one thousand'). Decimal fractions in words read as decimals
+('fifteen hundredths' -> '0.15').
 """
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_
 WORD = "|".join(sorted([*UNITS, *TENS, *SCALES], key=len, reverse=True))
 FRACTIONS = {"half": ".5", "quarter": ".25"}
 FRACTION = re.compile(r"\b(\d+) and a (half|quarter)\b", re.I)
+DECIMAL_PLACES = {"tenth": 1, "hundredth": 2, "thousandth": 3}
+DECIMAL_FRACTION = re.compile(r"\b(\d+)[\s-]+(tenths?|hundredths?|thousandths?)\b", re.I)
 RUN = re.compile(rf"\b(?:{WORD})(?:(?:[\s-]+(?:and[\s-]+)?)(?:{WORD}))*\b", re.I)
 
 
@@ -44,4 +47,11 @@ def words_to_digits(text: str) -> str:
         value = _value(words)
         return match.group() if value is None else str(value)
     text = RUN.sub(replace, text)
+    text = DECIMAL_FRACTION.sub(_decimal, text)  # '15 hundredths' -> '0.15'
     return FRACTION.sub(lambda m: f"{m.group(1)}{FRACTIONS[m.group(2).lower()]}", text)  # '3 and a half' -> '3.5'
+
+
+def _decimal(match: re.Match) -> str:
+    places = DECIMAL_PLACES[match.group(2).lower().rstrip("s")]
+    value = int(match.group(1))
+    return f"{value / 10 ** places:.{places}f}" if value < 10 ** places else match.group()

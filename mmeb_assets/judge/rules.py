@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from mmeb_assets.judge import answer_text as at
 from mmeb_assets.judge import value_match as vm
+from mmeb_assets.judge.documents import judge_documents
 from mmeb_assets.judge.number_words import words_to_digits
 from mmeb_assets.judge.quantities import quantities, unit_kind
 from mmeb_assets.judge.roles import role_swap
@@ -92,8 +93,11 @@ def judge_rules(item: QAItem, candidate: str) -> Verdict:
         return verdict("no_answer", "the answer is empty")
     if item.answer_status == "unanswerable":
         return _unanswerable(item, candidate)
-    found = {"yes_no": _yes_no, "sequence": _sequence, "list": _list, "choice": _choice,
-             "single": _single, "sentence": _sentence}[shape(item)](item, candidate)
+    if (item.derivation.kind if item.derivation else "") == "stale_sources" and item.gold.value:
+        found = verdict(*judge_documents(_components(item.gold.value), candidate))  # a set of documents
+    else:
+        found = {"yes_no": _yes_no, "sequence": _sequence, "list": _list, "choice": _choice,
+                 "single": _single, "sentence": _sentence}[shape(item)](item, candidate)
     if not found.correct and found.code not in ("false_abstention",) and at.abstains(candidate) \
             and found.code in ("wrong_value", "entity_mismatch", "missing_component", "no_verdict"):
         return verdict("false_abstention", "declines although the reference gives a concrete answer")
@@ -104,8 +108,10 @@ def _unanswerable(item: QAItem, candidate: str) -> Verdict:
     if not at.abstains(candidate):
         return verdict("answered_unanswerable", "gives an answer although the records do not establish one")
     asked = {round(q.value, 9) for q in quantities(at.mask_moments(item.q))}
+    context = at.context_spans(candidate)
     extra = [q for q in quantities(at.mask_moments(candidate)) if round(q.value, 9) not in asked
-             and not (q.value.is_integer() and 1900 <= q.value <= 2100 and not q.kind)]  # a year is context
+             and not (q.value.is_integer() and 1900 <= q.value <= 2100 and not q.kind)  # a year is context
+             and not any(a <= q.start < b for a, b in context)]  # what the records do hold, said before declining
     asked_moments = {(m.month, m.day, m.hour, m.minute) for m in at.moments(item.q)}
     extra += [m for m in at.moments(candidate) if (m.month, m.day, m.hour, m.minute) not in asked_moments]
     if extra:
@@ -230,7 +236,28 @@ def _yes_no(item: QAItem, candidate: str) -> Verdict:
         return verdict("no_verdict", "gives no yes/no verdict")
     if said != want:
         return verdict("wrong_verdict", f"answers {said} where the reference says {want}")
+    unsupported = _unsupported_numbers(item, candidate)
+    if unsupported:
+        return verdict("wrong_reason", f"answers {want}, but for a figure the records do not give: {unsupported[0]!r}")
     return verdict("correct_verdict", f"answers {want}")
+
+
+def _unsupported_numbers(item: QAItem, candidate: str) -> list[str]:
+    """Figures a verdict gives as its reason ('the gap is 9.5 points') that neither the question nor the
+    reference states: a right yes or no for a wrong reason is not a right answer. An aside in brackets
+    ('(the next lowest is 11)') and a small count ('fewer than the other five') are context."""
+    stated = quantities(words_to_digits(at.mask_moments(item.gold.answer)))
+    if not stated:
+        return []  # a reference that gives no figures of its own cannot tell a wrong reason
+    known = {round(q.value, 6) for q in [*stated, *quantities(words_to_digits(at.mask_moments(item.q)))]}
+    out = []
+    for q in quantities(at.mask_moments(candidate)):
+        year = q.value.is_integer() and 1900 <= q.value <= 2100 and not q.kind
+        small_count = q.value.is_integer() and 0 <= q.value < 10 and not q.kind and not q.unit
+        aside = candidate[:q.start].count("(") > candidate[:q.start].count(")")
+        if round(q.value, 6) not in known and not (year or small_count or aside):
+            out.append(candidate[q.start:q.end])
+    return out
 
 
 def _components(value: str) -> list[str]:
