@@ -71,7 +71,7 @@ def test_per_criterion_agreement_hand_values():
     assert rows["reject"].kappa_vs_llm == pytest.approx(1 / 3)
     assert result.annotators == ["x", "y", "z"] and result.reviewers_per_item == 3 and result.judged_items == 6
     md = agreement.markdown(result)
-    assert "| Accepted | 3 | 2 (67%) | 1 (33%) |" in md and "0/3 reject" in md
+    assert "| Accepted | 3 | 2 (67%) | 1 (33%) |" in md and "none rejects" in md
 
 
 def test_unknown_items_are_left_out_with_a_note():
@@ -129,3 +129,58 @@ def test_annotation_definitions():
     keys = {k.to_user_string() for k in defs.resolve_all_asset_keys()}
     assert "human_agreement" in keys
     assert not defs.resolve_assets_def("human_agreement").partitions_def
+
+
+def test_new_judgments_make_table4_stale_and_a_plain_build_recomputes_it(mmeb_home):
+    """Issue 39: the judgments are an observed source; a build without --force sees a new judgment."""
+    from mmeb_assets.annotation.assets import annotation_judgments
+    from mmeb_assets.build.orchestrate import build_all
+
+    build_home(mmeb_home)
+    prepare(mmeb_home, ["x"], SampleConfig(n_accepted=50, n_rejected=50, seed=0))
+    conn = db.connect(db.db_path(mmeb_home))
+    sample = db.sample(conn)
+    for row in sample[:3]:
+        db.save_judgment(conn, j("x", row.item_id), 0)
+    conn.close()
+    defs = dg.Definitions(assets=[annotation_judgments, human_agreement], asset_checks=[human_agreement_coverage],
+                          resources={"storage": StorageResource(home=str(mmeb_home)),
+                                     "io_manager": PydanticJsonIOManager(home=str(mmeb_home))})
+    instance = dg.DagsterInstance.ephemeral()
+    said: list[str] = []
+
+    def build() -> tuple[bool, int]:
+        report = build_all(selection=["human_agreement"], definitions=defs, instance=instance, log=said.append)
+        judged = json.loads((mmeb_home / "benchmark" / "human_agreement.json").read_text())["data"]["judged_items"]
+        return all(o.skipped for o in report.outcomes), judged
+
+    assert build() == (False, 3)
+    assert build() == (True, 3)   # nothing changed: up to date, skipped
+    conn = db.connect(db.db_path(mmeb_home))
+    for row in sample[3:5]:
+        db.save_judgment(conn, j("x", row.item_id), 0)
+    conn.close()
+    assert build() == (False, 5), said  # two new judgments: recomputed without --force
+
+
+def test_mmeb_report_prints_table4_beside_the_papers(mmeb_home, capsys):
+    import argparse
+
+    from mmeb_assets.evaluation.cli import _cmd_report
+
+    build_home(mmeb_home)
+    prepare(mmeb_home, ["x", "y"], SampleConfig(n_accepted=50, n_rejected=50, seed=0))
+    conn = db.connect(db.db_path(mmeb_home))
+    rows = db.sample(conn)
+    db.save_judgment(conn, j("x", rows[0].item_id), 0)
+    db.save_judgment(conn, j("y", rows[0].item_id), 0)
+    db.save_judgment(conn, j("x", rows[1].item_id), 0)
+    conn.close()
+    assert _materialize(mmeb_home).success
+    reports = mmeb_home / "evaluation" / "reports"
+    reports.mkdir(parents=True)
+    (reports / "leaderboard.md").write_text("# Leaderboard\n")
+    assert _cmd_report(argparse.Namespace(dir=None, csv=None, table="4")) == 0
+    out = capsys.readouterr().out
+    assert "Table 4 (human validation): this build, 2 of 8 sampled items judged" in out
+    assert "1-2 reviewers per item" in out and "| Accepted | 50 | 50 (100%) | 0 (0%) |" in out

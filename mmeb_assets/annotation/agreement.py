@@ -93,7 +93,8 @@ class CriterionAgreement(BaseModel):
 
 class HumanAgreement(BaseModel):
     annotators: list[str]
-    reviewers_per_item: int
+    reviewers_per_item: int  # the most reviewers any judged item has
+    fewest_reviewers: int = 0  # the fewest reviewers a judged item has
     sampled_items: int
     judged_items: int
     table4: list[Table4Row]
@@ -180,13 +181,14 @@ def compute_agreement(judgments: Sequence[Judgment], decisions: dict[str, str], 
     known = [j for j in judgments if j.item_id in decisions]
     annotators = sorted({j.annotator for j in known})
     per_item = max((len(v) for k, v in grouped.items() if k in decisions), default=0)
+    fewest = min((len(v) for k, v in grouped.items() if k in decisions), default=0)
     thin = sum(1 for k, v in grouped.items() if k in decisions and len(v) < len(annotators))
     if thin:
         notes.append(f"{thin} item(s) were judged by fewer than all {len(annotators)} annotators")
     if not known:
         notes.append("no human judgments yet: run `mmeb annotate` and judge some items")
     return HumanAgreement(
-        annotators=annotators, reviewers_per_item=per_item, sampled_items=sampled_items,
+        annotators=annotators, reviewers_per_item=per_item, fewest_reviewers=fewest, sampled_items=sampled_items,
         judged_items=sum(1 for k in grouped if k in decisions), table4=table4(known, decisions, min_annotators),
         criteria=criterion_agreements(known, decisions), pairs=pair_agreements(known), notes=notes)
 
@@ -200,9 +202,10 @@ def _num(value: float | None, digits: int = 3) -> str:
 
 
 def table4_markdown(result: HumanAgreement) -> str:
-    n = result.reviewers_per_item or len(result.annotators)
-    lines = [f"| LLM decision | # questions | Human decision ({n} reviewers): 0/{n} reject "
-             f"| Human decision ({n} reviewers): >=1/{n} reject |", "| --- | ---: | ---: | ---: |"]
+    most, fewest = result.reviewers_per_item, result.fewest_reviewers or result.reviewers_per_item
+    reviewers = f"{most} reviewers" if fewest == most else f"{fewest}-{most} reviewers per item"
+    lines = [f"| LLM decision | # questions | Human decision ({reviewers}): none rejects "
+             f"| Human decision ({reviewers}): at least one rejects |", "| --- | ---: | ---: | ---: |"]
     for row in result.table4:
         lines.append(f"| {row.llm_decision} | {row.questions} | {_pct(row.human_zero_reject, row.questions)} "
                      f"| {_pct(row.human_any_reject, row.questions)} |")
@@ -224,6 +227,12 @@ def markdown(result: HumanAgreement) -> str:
     if result.notes:
         parts += ["", *[f"- {note}" for note in result.notes]]
     return "\n".join(parts)
+
+
+PAPER_TABLE4 = ("| LLM decision | # questions | Human decision (3 reviewers): 0/3 reject "
+                "| Human decision (3 reviewers): >=1/3 reject |\n| --- | ---: | ---: | ---: |\n"
+                "| Accepted | 50 | 50 (100%) | 0 (0%) |\n| Rejected | 50 | 21 (42%) | 29 (58%) |\n"
+                "| Total | 100 | 71 (71%) | 29 (29%) |")
 
 
 def table4_csv(result: HumanAgreement) -> str:

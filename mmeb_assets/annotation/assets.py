@@ -6,7 +6,9 @@ where that file or item is gone it falls back to the decision recorded when the 
 Writes `benchmark/human_agreement.json` (IO manager) plus two CSV files beside it.
 """
 
+import json
 from dataclasses import asdict
+from hashlib import sha256
 from pathlib import Path
 
 import dagster as dg
@@ -71,10 +73,33 @@ def load_inputs(home: Path) -> tuple[list[db.Judgment], dict[str, str], int, lis
     return judgments, decisions, len(rows), notes
 
 
+def judgments_version(home: Path) -> str:
+    """A digest of the sample and every judgment (with its revision): it changes with each save."""
+    path = db.db_path(home)
+    if not path.exists():
+        return "no-annotation-database"
+    conn = db.connect(path, create=False)
+    try:
+        state = [[r.item_id for r in db.sample(conn)], [asdict(j) for j in db.all_judgments(conn)]]
+    finally:
+        conn.close()
+    return sha256(json.dumps(state, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+@dg.observable_source_asset(
+    group_name="annotation",
+    auto_observe_interval_minutes=1,
+    description="The annotators' judgments (annotation/annotations.sqlite), written by `mmeb annotate`. Its "
+                "data version is a digest of every judgment, so Table 4 is stale as soon as one changes.",
+)
+def annotation_judgments(storage: StorageResource) -> dg.DataVersion:
+    return dg.DataVersion(judgments_version(storage.root))
+
+
 @dg.asset(
     code_version=code_version("annotation"),
     group_name="annotation",
-    deps=[dg.AssetKey("qa_validated")],
+    deps=[dg.AssetKey("qa_validated"), annotation_judgments],
     description="Table 4 (automatic validation vs human decision; human-rejected if any annotator rejects) "
                 "and per-criterion agreement (percent, Cohen's kappa) from the annotation database.",
 )

@@ -1,6 +1,6 @@
 """Dagster definitions of the annotation stage: the human agreement table and its coverage check."""
 import dagster as dg
 
-from mmeb_assets.annotation.assets import human_agreement, human_agreement_coverage
+from mmeb_assets.annotation.assets import annotation_judgments, human_agreement, human_agreement_coverage
 
-defs = dg.Definitions(assets=[human_agreement], asset_checks=[human_agreement_coverage])
+defs = dg.Definitions(assets=[annotation_judgments, human_agreement], asset_checks=[human_agreement_coverage])

@@ -17,6 +17,7 @@ import dagster as dg
 from dagster import DagsterInstance
 
 from mmeb_assets.build.console import Console, new_log_path, quiet_terminal
+from mmeb_assets.build.observe import observe_sources
 from mmeb_assets.build.outcome import BuildReport, RunOutcome, failure_line, partition_kind
 from mmeb_assets.build.phases import RunTask, load_definitions, plan_tasks
 from mmeb_assets.build.runners import InlineRunner, PoolRunner, default_workers, outcomes_of
@@ -142,6 +143,8 @@ def build_all(partitions: list[str] | None = None, selection: list[str] | None =
         say(f"Dagster event log: {log_path} (--verbose prints it here)")
         own_graph = definitions is None
         definitions = definitions or load_definitions()
+        for problem in observe_sources(definitions, instance or DagsterInstance.get()):
+            say(f"  warning: {problem}")
         phases = plan_tasks(definitions, partitions, selection, instance or DagsterInstance.get(), force,
                             default_workers(), n_workers)
         report.seeds = _seed_keys(phases, own_graph)
