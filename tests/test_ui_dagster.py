@@ -30,8 +30,10 @@ def test_dagster_ui_shows_stages_partitions_grid_and_checks(demo_home, tmp_path)
         _dismiss_welcome(driver)
         driver.save_screenshot(str(tmp_path / "asset_graph.png"))
 
+        driver.set_window_size(1600, 3200)  # the catalog renders only the rows in view: show them all
         driver.get(f"{url}/assets")
-        wait_for_text(driver, STAGE_ASSETS)
+        wait_for_text(driver, STAGE_ASSETS + ["annotation_judgments"])
+        driver.set_window_size(1600, 1000)
 
         driver.get(f"{url}/assets/records?view=partitions")
         body = wait_for_text(driver, ["Materialized (3)"] + seeds)
