@@ -48,11 +48,9 @@ def test_annotator_judges_an_item_and_sees_it_after_reload(served, tmp_path):
         assert driver.find_element(By.ID, "reference-answer").text.startswith("Answer ")
         assert driver.execute_script("return window.__pwned === undefined")  # record markup did not run
 
-        # expand the visual evidence card: metadata, text, and the page image
+        # the visual evidence card is open from the start: metadata, text, and the page image
         card = driver.find_element(By.CSS_SELECTOR, "details.card[data-record$='-pdf_page-3']")
-        assert card.get_attribute("open") is None
-        card.find_element(By.TAG_NAME, "summary").click()
-        wait.until(lambda d: card.get_attribute("open") is not None)
+        assert card.get_attribute("open") is not None
         assert "Application: PDF" in card.text and "Page: 3" in card.text and "Author: Dana Li" in card.text
         assert "zebra-crossing" in card.find_element(By.CSS_SELECTOR, "pre.record-text").text
         image = card.find_element(By.CSS_SELECTOR, "img.record-image")
@@ -87,8 +85,6 @@ def test_annotator_judges_an_item_and_sees_it_after_reload(served, tmp_path):
                    for name in ("c1", "c2", "c3")}
         assert checked == {"c1": "no", "c2": "yes", "c3": "present"}
         assert driver.find_element(By.ID, "comment").get_attribute("value") == "answer is <in> the question"
-        card = driver.find_element(By.CSS_SELECTOR, "details.card[data-record$='-pdf_page-3']")
-        card.find_element(By.TAG_NAME, "summary").click()
         driver.find_element(By.ID, "source-search").send_keys("dana")
         wait.until(lambda d: d.find_element(By.ID, "source-count").text == "2 of 5 records")
         driver.set_window_size(1600, 1900)  # the whole page, assessment panel included
@@ -102,3 +98,49 @@ def test_annotator_judges_an_item_and_sees_it_after_reload(served, tmp_path):
                                                                "answer is <in> the question", 1)
     conn.close()
     print(f"screenshot: {shot}")
+
+
+def test_five_items_judged_with_the_keyboard_alone_and_a_refused_save_keeps_the_choices(served, tmp_path):
+    """Issue 39: keys pick every choice and save; a reload, or a save refused with 409 because the item
+    changed meanwhile, brings back the choices typed (the saved revision is shown beside them)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    home, base = served
+    with chrome(tmp_path / "chromium-profile") as driver:
+        wait = WebDriverWait(driver, 30)
+        driver.get(base + "/a/ben/")
+        judged = []
+        for _ in range(5):
+            wait.until(lambda d: "/item/" in d.current_url and d.find_elements(By.ID, "assessment"))
+            judged.append(driver.current_url.rsplit("/", 1)[1])
+            body = driver.find_element(By.TAG_NAME, "body")
+            for key in "158s":  # C1 yes, C2 no, C3 present, save
+                body.send_keys(key)
+            wait.until(lambda d: not d.current_url.endswith(judged[-1]))
+        # a draft survives a reload
+        item = driver.current_url
+        driver.find_element(By.TAG_NAME, "body").send_keys("2")
+        driver.find_element(By.ID, "comment").send_keys("typed before a reload")
+        driver.refresh()
+        wait.until(lambda d: d.find_element(By.ID, "draft-status").is_displayed())
+        assert driver.find_element(By.CSS_SELECTOR, "input[name=c1]:checked").get_attribute("value") == "no"
+        assert driver.find_element(By.ID, "comment").get_attribute("value") == "typed before a reload"
+        # someone saves this item meanwhile: the save is refused, and the choices come back on reload
+        conn = db.connect(db.db_path(home))
+        item_id = item.rsplit("/", 1)[1]
+        db.save_judgment(conn, db.Judgment("ben", item_id, "yes", "yes", "absent", "from another tab"), 0)
+        conn.close()
+        body = driver.find_element(By.TAG_NAME, "body")
+        for key in "47s":
+            body.send_keys(key)
+        wait.until(lambda d: "409" in d.title or "kept" in d.find_element(By.TAG_NAME, "body").text)
+        driver.get(item)
+        wait.until(lambda d: d.find_element(By.ID, "draft-status").is_displayed())
+        assert "Saved (revision 1): C1 yes, C2 yes, C3 absent" in driver.find_element(By.ID, "saved-status").text
+        assert driver.find_element(By.CSS_SELECTOR, "input[name=c1]:checked").get_attribute("value") == "no"
+        assert driver.find_element(By.ID, "comment").get_attribute("value") == "typed before a reload"
+    conn = db.connect(db.db_path(home))
+    saved = [db.get_judgment(conn, "ben", i) for i in judged]
+    conn.close()
+    assert [(s.c1, s.c2, s.c3) for s in saved] == [("yes", "no", "present")] * 5

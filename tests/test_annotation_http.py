@@ -102,7 +102,8 @@ def test_resume_item_page_is_escaped_and_blind(app_home):
         assert request(port, "GET", "/a/ana/")[1]["Location"] == f"/a/ana/item/{order[1]}"
         assert request(port, "GET", "/a/ben/")[1]["Location"] == f"/a/ben/item/{order[0]}"
         status, _, body = request(port, "GET", f"/a/ana/item/{order[0]}")
-        assert "Saved (revision 1)" in body.decode() and "value='no' required checked" in body.decode()
+        assert "Saved (revision 1): C1 yes, C2 no, C3 absent" in body.decode()
+        assert "value='no' required data-key='5' checked" in body.decode()
         status, headers, png = request(port, "GET", "/image/alpha/alpha-pdf_page-3")
         assert status == 200 and headers["Content-Type"] == "image/png" and png[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -327,3 +328,15 @@ def test_non_loopback_needs_a_token():
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.4") and not is_loopback("example.org")
     with pytest.raises(ValueError, match="without an access token"):
         make_server(AnnotationApp(home=Path("/nonexistent")), "0.0.0.0", 0)
+
+
+def test_guidelines_are_linked_from_every_item_and_the_good_answer_is_always_first(app_home):
+    home, order = app_home
+    with running(home) as port:
+        status, _, page = request(port, "GET", "/guidelines")
+        assert status == 200 and "No evidence cited" in page.decode()
+        item = request(port, "GET", f"/a/ana/item/{order[0]}")[2].decode()
+        assert "href='/guidelines'" in item and "Keys: 1-3 C1" in item
+        for name, first in (("c1", "yes"), ("c2", "yes"), ("c3", "absent")):  # 'Yes' leads all three
+            assert re.search(rf"name='{name}' value='(\w+)'", item).group(1) == first
+        assert "<kbd>7</kbd> Yes, kept out" in item

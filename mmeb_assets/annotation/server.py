@@ -1,7 +1,8 @@
 """The annotation web app on the standard library's `http.server`.
 
 Routes: `/` (annotators), `/a/<annotator>/` (resume at the first unjudged item), `/a/<annotator>/item/<id>`
-(GET the item, POST a judgment), `/a/<annotator>/item-list`, `/image/<project>/<record id>`, `/static/*`.
+(GET the item, POST a judgment), `/a/<annotator>/item-list`, `/image/<project>/<record id>`, `/guidelines`,
+`/static/*`.
 
 Errors: unknown annotator / item / image -> 404 naming it; a malformed form -> 400 naming the field; a stale
 form whose content differs from the saved judgment -> 409 and the saved judgment is kept; the same form
@@ -25,6 +26,7 @@ from typing import Iterator
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from mmeb_assets.annotation import db, views
+from mmeb_assets.annotation.guidelines import guidelines_page
 from mmeb_assets.annotation.guard import (FORM_TOKEN_FIELD, form_key, form_token, host_refusal, is_loopback,
                                           origin_refusal, own_hosts, token_matches)
 from mmeb_assets.annotation.sampling import RECORDS_FILE, AnnotationInputError, load_records
@@ -215,6 +217,8 @@ class Handler(BaseHTTPRequestHandler):
     def _get(self, seg: list[str]) -> None:
         if seg in ([""], []):
             return self._index()
+        if seg == ["guidelines"]:
+            return self._html(HTTPStatus.OK, guidelines_page())
         if len(seg) == 2 and seg[0] == "static" and seg[1] in STATIC_FILES:
             return self._send(HTTPStatus.OK, (STATIC_DIR / seg[1]).read_bytes(), STATIC_FILES[seg[1]])
         if len(seg) == 3 and seg[0] == "image":

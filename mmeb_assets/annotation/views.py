@@ -16,7 +16,10 @@ APPLICATIONS = {
     "log": "Log file", "pdf_page": "PDF", "slide": "Slides", "image": "Image",
 }
 C1_LABELS = (("yes", "Yes"), ("no", "No"), ("cannot_judge", "Cannot judge"))
-C3_LABELS = (("absent", "Absent (no leak)"), ("present", "Present (leak)"))
+C3_LABELS = (("absent", "Yes, kept out"), ("present", "No, the question gives it away"))
+KEYS = {"c1": "123", "c2": "456", "c3": "78"}  # a key per choice, in the order the choices are shown
+KEY_HINT = ("Keys: 1-3 C1 &middot; 4-6 C2 &middot; 7-8 C3 &middot; s save &middot; n / p next / previous "
+            "&middot; k skip &middot; c clear")
 
 
 def e(value: object) -> str:
@@ -83,7 +86,8 @@ def _image(project: str, record: Record) -> str:
     if record.source not in VISUAL_SOURCES or not record.image_path:
         return ""
     src = f"/image/{quote(project, safe='')}/{quote(record.id, safe='')}"
-    return f"<img class='record-image' loading='lazy' src='{src}' alt='image of {e(record.id)}'>"
+    return (f"<a class='zoom' href='{src}' target='_blank' rel='noopener' title='open full size'>"
+            f"<img class='record-image' loading='lazy' src='{src}' alt='image of {e(record.id)}'></a>")
 
 
 def evidence_cards(project: str, cited: list[str], records: dict[str, Record]) -> str:
@@ -95,12 +99,15 @@ def evidence_cards(project: str, cited: list[str], records: dict[str, Record]) -
                          f"(not found in the project's records)</summary></details>")
             continue
         cards.append(
-            f"<details class='card' id='card-{e(record.id)}' data-record='{e(record.id)}'>"
+            f"<details class='card' open id='card-{e(record.id)}' data-record='{e(record.id)}'>"
             f"<summary><span class='card-title'>Evidence {number}: {e(_name(record))}</span>"
             f"<span class='card-meta'>{_meta(record)}</span></summary>"
             f"<div class='card-body'><pre class='record-text'>{e(record.text)}</pre>{_image(project, record)}"
             f"<p class='muted'>Record id: {e(record.id)}</p></div></details>")
-    return "".join(cards) or "<p class='muted'>This item cites no evidence records.</p>"
+    return "".join(cards) or ("<p class='muted' id='no-evidence'>This item cites no evidence records (an "
+                              "unanswerable question): for C1, judge whether the records, searched on the right, "
+                              "leave the question unanswered, as the reference says. See the "
+                              "<a href='/guidelines'>guidelines</a>.</p>")
 
 
 def source_browser(project: str, records: list[Record], cited: set[str]) -> str:
@@ -123,14 +130,17 @@ def source_browser(project: str, records: list[Record], cited: set[str]) -> str:
 
 
 def _radios(name: str, options: tuple[tuple[str, str], ...], chosen: str | None) -> str:
-    """A required radio group (the browser asks before sending; the server checks again)."""
-    return "".join(f"<label><input type='radio' name='{name}' value='{value}' required"
-                   f"{' checked' if chosen == value else ''}> {label}</label>" for value, label in options)
+    """A required radio group (the browser asks before sending; the server checks again); each choice
+    shows the key that picks it."""
+    return "".join(f"<label><input type='radio' name='{name}' value='{value}' required data-key='{key}'"
+                   f"{' checked' if chosen == value else ''}> <kbd>{key}</kbd> {label}</label>"
+                   for (value, label), key in zip(options, KEYS[name]))
 
 
 def assessment_panel(action: str, saved: Judgment | None, form_token: str = "") -> str:
-    status = (f"<p id='saved-status' class='saved'>Saved (revision {saved.revision}). You may change and save "
-              "again.</p>" if saved else "<p id='saved-status' class='muted'>Not judged yet.</p>")
+    status = (f"<p id='saved-status' class='saved' data-revision='{saved.revision}'>Saved (revision "
+              f"{saved.revision}): C1 {e(saved.c1)}, C2 {e(saved.c2)}, C3 {e(saved.c3)}. You may change and save "
+              "again.</p>" if saved else "<p id='saved-status' class='muted' data-revision='0'>Not judged yet.</p>")
     return (f"<section class='panel' aria-label='Assessment'><h2>Assessment</h2>{status}"
             f"<form id='assessment' method='post' action='{action}'>"
             f"<input type='hidden' name='base_revision' value='{saved.revision if saved else 0}'>"
@@ -139,12 +149,15 @@ def assessment_panel(action: str, saved: Judgment | None, form_token: str = "") 
             f"{_radios('c1', C1_LABELS, saved.c1 if saved else None)}</fieldset>"
             "<fieldset><legend>C2: Is the reference answer correct for what the question asks?</legend>"
             f"{_radios('c2', C1_LABELS, saved.c2 if saved else None)}</fieldset>"
-            "<fieldset><legend>C3: Is the requested answer present in the question text? (premise values, "
-            "values being questioned and run ids are not a leak)</legend>"
+            "<fieldset><legend>C3: Does the question keep the requested answer out of its own text? (premise "
+            "values, values being questioned and run ids are not a leak)</legend>"
             f"{_radios('c3', C3_LABELS, saved.c3 if saved else None)}</fieldset>"
             "<label class='block'>Comment (optional)<textarea name='comment' id='comment' rows='3' maxlength='4000'>"
             f"{e(saved.comment if saved else '')}</textarea></label>"
-            "<button type='submit' id='save'>Save and next</button></form></section>")
+            "<button type='submit' id='save'>Save and next</button> "
+            "<button type='button' id='clear'>Clear</button>"
+            f"<p class='muted keys'>{KEY_HINT} &middot; <a href='/guidelines'>guidelines</a></p>"
+            "<p id='draft-status' class='muted' hidden></p></form></section>")
 
 
 def item_page(*, annotator: str, position: int, total: int, done: int, item: dict, records: list[Record],
@@ -155,7 +168,8 @@ def item_page(*, annotator: str, position: int, total: int, done: int, item: dic
     nav = "".join([
         f"<a id='prev' href='{base}/item/{quote(prev_id, safe='')}'>&larr; previous</a>" if prev_id else "",
         f"<a href='{base}/item-list'>all items</a>",
-        f"<a id='next' href='{base}/item/{quote(next_id, safe='')}'>next &rarr;</a>" if next_id else ""])
+        f"<a id='next' href='{base}/item/{quote(next_id, safe='')}'>next &rarr;</a>" if next_id else "",
+        "<a href='/guidelines'>guidelines</a>"])
     gold = item.get("gold", {})
     body = (
         f"<header><span>Annotator <b id='annotator'>{e(annotator)}</b></span>"
