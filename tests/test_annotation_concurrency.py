@@ -240,6 +240,6 @@ def test_many_connections_opening_a_fresh_database_at_once(tmp_path):
         for thread in threads:
             thread.join()
         conn = db.connect(path)
-        assert [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY version")] == [1, 2, 3]
+        assert [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY version")] == [1, 2, 3, 4]
         conn.close()
     assert failures == []

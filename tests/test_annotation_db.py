@@ -25,14 +25,16 @@ def test_migrations_applied_to_an_old_version_database_keep_rows(tmp_path):
     conn.close()
 
     conn = db.connect(path)  # opening migrates to the latest version
-    assert db.schema_version(conn) == db.LATEST_VERSION == 3
+    assert db.schema_version(conn) == db.LATEST_VERSION == 4
     versions = [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY version")]
-    assert versions == [1, 2, 3]
+    assert versions == [1, 2, 3, 4]
     kept = db.get_judgment(conn, "ana", "p-q1")
     assert kept == db.Judgment("ana", "p-q1", "yes", "no", "absent", "old row", 1)
     updated_at = conn.execute("SELECT updated_at FROM judgments").fetchone()[0]
     assert updated_at == "2026-01-01T00:00:00+00:00"
     assert db.annotators(conn) == ["ana"] and db.sample_size(conn) == 1
+    history = conn.execute("SELECT revision, comment FROM judgment_history").fetchall()
+    assert [tuple(r) for r in history] == [(1, "old row")]  # the judgment before history began is its first entry
     assert db.migrate(conn) == []  # idempotent
     conn.close()
 
@@ -114,3 +116,24 @@ def test_annotator_names_are_checked():
     assert annotator_names(["ana,ben", "ana", " cy "]) == ["ana", "ben", "cy"]
     with pytest.raises(ValueError, match="--annotator"):
         annotator_names(["<script>"])
+
+
+def test_the_export_carries_every_revision(mmeb_home, tmp_path):
+    import json
+
+    from mmeb_assets.annotation.cli import prepare
+    from mmeb_assets.annotation.sampling import SampleConfig
+
+    build_home(mmeb_home)
+    prepare(mmeb_home, ["ana"], SampleConfig())
+    conn = db.connect(db.db_path(mmeb_home))
+    item = db.sample(conn)[0].item_id
+    db.save_judgment(conn, db.Judgment("ana", item, "yes", "yes", "absent", "first look"), 0)
+    db.save_judgment(conn, db.Judgment("ana", item, "no", "yes", "absent", "second look"), 1)
+    db.save_judgment(conn, db.Judgment("ana", item, "no", "yes", "absent", "second look"), 2)  # same: no revision
+    assert db.export_jsonl(conn, tmp_path / "out.jsonl") == 1
+    conn.close()
+    [row] = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert row["revision"] == 2
+    assert [(h["revision"], h["c1_derivable"], h["comment"]) for h in row["history"]] == [
+        (1, "yes", "first look"), (2, "no", "second look")]

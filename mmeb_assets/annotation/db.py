@@ -57,6 +57,13 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
         "CREATE INDEX judgments_by_item ON judgments(item_id)",
         "CREATE INDEX sample_by_project ON sample_items(project)",
     )),
+    (4, "revision history", (
+        "CREATE TABLE judgment_history (annotator TEXT NOT NULL, item_id TEXT NOT NULL, revision INTEGER NOT NULL, "
+        "c1 TEXT NOT NULL, c2 TEXT NOT NULL, c3 TEXT NOT NULL, comment TEXT NOT NULL, saved_at TEXT NOT NULL, "
+        "PRIMARY KEY (annotator, item_id, revision))",
+        "INSERT INTO judgment_history SELECT annotator, item_id, revision, c1, c2, c3, comment, updated_at "
+        "FROM judgments",
+    )),
 )
 LATEST_VERSION = MIGRATIONS[-1][0]
 
@@ -247,6 +254,8 @@ def save_judgment(conn: sqlite3.Connection, new: Judgment, base_revision: int) -
             conn.execute("UPDATE judgments SET c1 = ?, c2 = ?, c3 = ?, comment = ?, revision = revision + 1, "
                          "updated_at = ? WHERE annotator = ? AND item_id = ?",
                          (new.c1, new.c2, new.c3, new.comment, now, new.annotator, new.item_id))
+        conn.execute("INSERT INTO judgment_history SELECT annotator, item_id, revision, c1, c2, c3, comment, "
+                     "updated_at FROM judgments WHERE annotator = ? AND item_id = ?", (new.annotator, new.item_id))
         crash_point("judgment-commit")  # tests: the server killed inside the transaction
         conn.execute("COMMIT")
     except ConflictError:
@@ -261,9 +270,15 @@ def save_judgment(conn: sqlite3.Connection, new: Judgment, base_revision: int) -
 
 
 def export_rows(conn: sqlite3.Connection) -> list[dict]:
-    """Every judgment with its item's project and the automatic decision (for analysis, not for annotators)."""
+    """Every judgment with its item's project, the automatic decision (for analysis, not for annotators)
+    and its revision history (every saved revision, oldest first)."""
     query = ("SELECT j.*, s.project, s.llm_decision, s.position FROM judgments j "
              "JOIN sample_items s ON s.item_id = j.item_id ORDER BY s.position, j.annotator")
+    history: dict[tuple[str, str], list[dict]] = {}
+    for h in conn.execute("SELECT * FROM judgment_history ORDER BY annotator, item_id, revision"):
+        history.setdefault((h["annotator"], h["item_id"]), []).append(
+            {"revision": h["revision"], "c1_derivable": h["c1"], "c2_correct": h["c2"], "c3_leak": h["c3"],
+             "comment": h["comment"], "saved_at": h["saved_at"]})
     rows = []
     for r in conn.execute(query):
         rows.append({
@@ -271,6 +286,7 @@ def export_rows(conn: sqlite3.Connection) -> list[dict]:
             "annotator": r["annotator"], "c1_derivable": r["c1"], "c2_correct": r["c2"], "c3_leak": r["c3"],
             "comment": r["comment"], "revision": r["revision"], "created_at": r["created_at"],
             "updated_at": r["updated_at"], "llm_decision": r["llm_decision"],
+            "history": history.get((r["annotator"], r["item_id"]), []),
         })
     return rows
 
