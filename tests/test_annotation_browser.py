@@ -144,3 +144,27 @@ def test_five_items_judged_with_the_keyboard_alone_and_a_refused_save_keeps_the_
     saved = [db.get_judgment(conn, "ben", i) for i in judged]
     conn.close()
     assert [(s.c1, s.c2, s.c3) for s in saved] == [("yes", "no", "present")] * 5
+
+
+def test_the_item_list_filters_by_status_and_task(served, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    home, base = served
+    conn = db.connect(db.db_path(home))
+    rows = db.sample(conn)
+    db.save_judgment(conn, db.Judgment("ana", rows[0].item_id, "yes", "yes", "absent", ""), 0)
+    conn.close()
+    with chrome(tmp_path / "chromium-profile") as driver:
+        driver.get(base + "/a/ana/item-list")
+        wait = WebDriverWait(driver, 30)
+        wait.until(lambda d: d.find_element(By.ID, "list-count").text == f"{len(rows)} of {len(rows)} items")
+        Select(driver.find_element(By.ID, "filter-status")).select_by_value("judged")
+        wait.until(lambda d: d.find_element(By.ID, "list-count").text == f"1 of {len(rows)} items")
+        visible = [li for li in driver.find_elements(By.CSS_SELECTOR, "#item-list li") if li.is_displayed()]
+        assert len(visible) == 1 and rows[0].item_id in visible[0].text
+        Select(driver.find_element(By.ID, "filter-status")).select_by_value("")
+        task = rows[0].item.get("task", "")
+        Select(driver.find_element(By.ID, "filter-task")).select_by_value(task)
+        expected = sum(1 for r in rows if r.item.get("task", "") == task)
+        wait.until(lambda d: d.find_element(By.ID, "list-count").text == f"{expected} of {len(rows)} items")

@@ -231,7 +231,8 @@ class Handler(BaseHTTPRequestHandler):
                     return self._resume(conn, annotator)
                 if seg[2:] == ["item-list"]:
                     judged = db.judged_item_ids(conn, annotator)
-                    rows = [(r.position, r.item_id, r.item_id in judged) for r in db.sample(conn)]
+                    rows = [(r.position, r.item_id, r.item_id in judged, str(r.item.get("task", "")))
+                            for r in db.sample(conn)]
                     return self._html(HTTPStatus.OK, views.item_list_page(annotator, rows))
                 if len(seg) == 4 and seg[2] == "item":
                     return self._item(conn, annotator, seg[3])

@@ -43,8 +43,12 @@ def index_page(progress: list[tuple[str, int]], total: int) -> str:
     """No sampling notes here: they count accepted/rejected items, which annotators should not see."""
     rows = "".join(f"<li><a class='annotator' href='/a/{quote(name, safe='')}/'>{e(name)}</a> "
                    f"<span class='muted'>{done} of {total} judged</span></li>" for name, done in progress)
+    overall = sum(done for _, done in progress)
+    wanted = total * len(progress)
     return page("MMEB human validation", "<main><h1>MMEB human validation</h1>"
-                f"<p>{total} items in the sample. Choose your name to continue where you left off.</p>"
+                f"<p>{total} items in the sample. Choose your name to continue where you left off. "
+                f"<a href='/guidelines'>Guidelines</a>.</p>"
+                f"<p id='overall'>Overall: {overall} of {wanted} judgments made.</p>"
                 f"<ul class='annotators'>{rows}</ul></main>")
 
 
@@ -54,11 +58,20 @@ def done_page(annotator: str, total: int) -> str:
                 f"from the <a href='/a/{quote(annotator, safe='')}/item-list'>item list</a>.</p></main>")
 
 
-def item_list_page(annotator: str, items: list[tuple[int, str, bool]]) -> str:
+def item_list_page(annotator: str, items: list[tuple[int, str, bool, str]]) -> str:
+    """The sample, filtered in the page by status and task (app.js)."""
     base = f"/a/{quote(annotator, safe='')}"
-    rows = "".join(f"<li><a href='{base}/item/{quote(i, safe='')}'>#{pos} {e(i)}</a> "
-                   f"{'<span class=saved>judged</span>' if done else ''}</li>" for pos, i, done in items)
-    return page("Items", f"<main><h1>Items for {e(annotator)}</h1><ol class='plain'>{rows}</ol></main>")
+    rows = "".join(f"<li data-status='{'judged' if done else 'open'}' data-task='{e(task)}'>"
+                   f"<a href='{base}/item/{quote(i, safe='')}'>#{pos} {e(i)}</a> <span class='muted'>{e(task)}</span> "
+                   f"{'<span class=saved>judged</span>' if done else ''}</li>" for pos, i, done, task in items)
+    tasks = "".join(f"<option value='{e(t)}'>{e(t)}</option>" for t in sorted({task for *_, task in items if task}))
+    judged = sum(1 for _, _, done, _ in items if done)
+    filters = ("<p class='filters'><label>Status <select id='filter-status'><option value=''>all</option>"
+               "<option value='open'>not judged</option><option value='judged'>judged</option></select></label> "
+               f"<label>Task <select id='filter-task'><option value=''>all</option>{tasks}</select></label> "
+               f"<span id='list-count' class='muted'></span></p>")
+    return page("Items", f"<main><h1>Items for {e(annotator)}</h1><p>{judged} of {len(items)} judged.</p>{filters}"
+                f"<ol id='item-list' class='plain'>{rows}</ol></main>")
 
 
 def _meta(record: Record) -> str:

@@ -115,3 +115,27 @@
     else if (event.key === "c" && clear) { clear.click(); }
   });
 })();
+
+// The item list, filtered by status and task.
+(function () {
+  "use strict";
+  var list = document.getElementById("item-list");
+  var status = document.getElementById("filter-status");
+  var task = document.getElementById("filter-task");
+  var count = document.getElementById("list-count");
+  if (!list || !status || !task) { return; }
+  var rows = Array.prototype.slice.call(list.querySelectorAll("li"));
+  function apply() {
+    var shown = 0;
+    rows.forEach(function (li) {
+      var keep = (!status.value || li.getAttribute("data-status") === status.value) &&
+                 (!task.value || li.getAttribute("data-task") === task.value);
+      li.hidden = !keep;
+      if (keep) { shown += 1; }
+    });
+    if (count) { count.textContent = shown + " of " + rows.length + " items"; }
+  }
+  status.addEventListener("change", apply);
+  task.addEventListener("change", apply);
+  apply();
+})();
