@@ -17,7 +17,7 @@ from mmeb_assets.export.card import card_license, hub_license
 from mmeb_assets.export.features import CONFIG_FEATURES
 from mmeb_assets.export.trec import format_score, strictly_decreasing
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+EXPORTS_DOC = Path(__file__).resolve().parents[1] / "docs" / "exports.md"  # the examples of every export format
 FORMATS = ["hf", "beir", "trec", "ragas"]
 pytestmark = pytest.mark.demo_build  # `build` asks for demo_home by name (see conftest's xdist groups)
 
@@ -232,9 +232,9 @@ def test_ragas_tables_load_per_model_and_k(build, exported, hf_cache):
 
 
 def _readme_examples() -> list[tuple[str, str]]:
-    """(subsection, code) of each python block of README's "Use the benchmark elsewhere" section,
+    """(subsection, code) of each python block of docs/exports.md's "Use the benchmark elsewhere" section,
     leaving out subsections whose heading says they are not run."""
-    text = README.read_text()
+    text = EXPORTS_DOC.read_text()
     section = text.split("## Use the benchmark elsewhere", 1)[1].split("\n## ", 1)[0]
     blocks = []
     for part in re.split(r"\n### ", section)[1:]:
@@ -255,7 +255,7 @@ def test_readme_examples_run_against_the_demo_export(exported, hf_cache, monkeyp
         lines = [line for line in code.splitlines() if line.strip() and not line.lstrip().startswith("#")]
         assert len(lines) <= 2, f"{heading}: {len(lines)} lines"
         namespace: dict = {}
-        exec(compile(code, f"README:{heading}", "exec"), namespace)  # noqa: S102 - the README's own examples
+        exec(compile(code, f"docs/exports.md:{heading}", "exec"), namespace)  # noqa: S102 - the doc's own examples
         loaded = [v for k, v in namespace.items() if not k.startswith("__") and not callable(v)
                   and type(v).__module__.split(".")[0] in ("datasets", "pandas", "ranx", "builtins")]
         assert loaded, f"{heading}: the example loads nothing"
