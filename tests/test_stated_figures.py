@@ -36,6 +36,19 @@ LEFT_OUT = [
     ("We ran the model twice; both runs gave 12 errors and 12 warnings in the final log output.", "12"),
     ("Participants were fastest to answer Gists (average 3.34 seconds, σ = 10.99) in the study.", "3.34"),  # an aside
 ]
+NOT_ALONE = [
+    "She also notices that it was highly cited with 500 citations, suggesting that it is influential.",  # a scenario
+    "“I would have 10 tabs opened about faceted search at the same time when reading papers.”",  # a quote
+    "Participants rated this estimation as accurate in 100% of the sessions we observed in the study.",  # 'this' what?
+]
+
+
+@pytest.mark.parametrize("sentence", NOT_ALONE)
+def test_a_sentence_that_leans_on_another_is_no_statement(sentence):
+    from mmeb_assets.facts.quantities import _stands_alone
+
+    assert not _stands_alone(sentence)
+    assert _stands_alone("In this paper we collected 500 citations from 12 venues over two years of work.")
 
 
 @pytest.mark.parametrize("sentence, value, asked, stated", ASKED)

@@ -74,3 +74,11 @@ def test_a_glossary_entry_with_a_colon_is_a_definition():
 def test_means_as_a_noun_is_no_definition():
     assert definition_of("Confirmation codes sent by means other than physical mail SHALL be valid for a maximum "
                          "of 10 minutes.") is None
+
+
+def test_a_definition_too_long_to_say_whole_is_not_cut_short():
+    long = ("Confidentiality refers to preserving authorized restrictions on information access and disclosure, "
+            "including means for protecting personal privacy and proprietary information, and preventing access by, "
+            "or disclosure to, unauthorized ones in every system the agency operates or funds.")
+    found = definition_of(long)
+    assert found is None or not found[3].endswith("...")

@@ -28,7 +28,7 @@ WEAK_TERM = re.compile(r"^(?:the )?(?:term|label|word|score|value|symbol|variabl
 TERM_STOP = {"a", "an", "the", "is", "are", "was", "were", "has", "have", "can", "will", "provides", "this", "that",
              "by", "of", "for", "to", "with", "from", "in", "on", "at"}
 MAX_PART_WORDS = 6
-MAX_DEFINITION_WORDS = 18
+MAX_DEFINITION_WORDS = 30
 
 
 def statements(document: SourceDocument) -> list[Statement]:
@@ -96,5 +96,7 @@ def definition_of(sentence: str) -> tuple[str, str, str, str, str] | None:
     words = clause.strip().rstrip(".,").split()
     if len(words) < 3:
         return None
-    stated = " ".join(words[:MAX_DEFINITION_WORDS]) + (" ..." if len(words) > MAX_DEFINITION_WORDS else "")
+    if len(words) > MAX_DEFINITION_WORDS:
+        return None  # a definition cut short is an incomplete gold: only one said in full is asked
+    stated = " ".join(words)
     return "definition", term, "definition", stated, ""
