@@ -203,7 +203,8 @@ def _num(value: float | None, digits: int = 3) -> str:
 
 def table4_markdown(result: HumanAgreement) -> str:
     most, fewest = result.reviewers_per_item, result.fewest_reviewers or result.reviewers_per_item
-    reviewers = f"{most} reviewers" if fewest == most else f"{fewest}-{most} reviewers per item"
+    reviewers = (f"{most} reviewer{'' if most == 1 else 's'}" if fewest == most
+                 else f"{fewest}-{most} reviewers per item")
     lines = [f"| LLM decision | # questions | Human decision ({reviewers}): none rejects "
              f"| Human decision ({reviewers}): at least one rejects |", "| --- | ---: | ---: | ---: |"]
     for row in result.table4:
