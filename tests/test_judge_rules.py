@@ -43,7 +43,7 @@ def test_rules_judge_on_the_blind_set():
     """Issue 38's target on the blind set: 97% agreement, at most 1% false accepts."""
     cases = load_cases(Path(__file__).parent / "data" / "judge_cases_blind.yaml")
     overall = tally(cases, [judge_rules(c.item, c.candidate).correct for c in cases])["all"]["all"]
-    assert len(cases) >= 190
+    assert len(cases) >= 200
     assert overall.agree / overall.n >= 0.97, overall.row()
     assert overall.false_accepts / overall.n <= 0.01, overall.row()
 
