@@ -166,3 +166,27 @@ def test_stale_document_questions_list_every_document_stale_then():
             assert {d.id for d in docs} == cited, (item.q, [d.id for d in docs], cited)
             checked += 1
     assert checked >= 1
+
+
+@pytest.mark.parametrize("manifest", ["demo", "shared", "scale", "paper", "robustness"])
+def test_no_two_projects_of_a_shipped_manifest_share_a_name(manifest):
+    """Not a birthday draw: within one manifest the seeds are assigned so no name is shared."""
+    from mmeb_assets.manifests import load_manifest
+    from mmeb_assets.simulation.manifest_seeds import _names_of, manifest_random_seeds
+
+    ids = tuple(load_manifest(manifest).ids)
+    seeds = manifest_random_seeds(ids)
+    held = [_names_of(seeds[i]) for i in ids]
+    shared = [name for a in range(len(ids)) for b in range(a + 1, len(ids)) for name in held[a] & held[b]]
+    assert shared == []
+    assert len({names.codename(seeds[i]) for i in ids}) == len(ids)
+
+
+def test_generated_manifests_never_share_a_name():
+    from mmeb_assets.simulation.manifest_seeds import _names_of, manifest_random_seeds
+
+    for size in (3, 40, 200):
+        ids = tuple(f"seed-{size}-{k}" for k in range(size))
+        seeds = manifest_random_seeds(ids)
+        counts = Counter(name for i in ids for name in _names_of(seeds[i]))
+        assert [name for name, n in counts.items() if n > 1] == []

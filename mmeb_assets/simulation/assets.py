@@ -12,7 +12,8 @@ from mmeb_assets.provenance import code_version
 from mmeb_assets.schema.source import SourceFacts
 from mmeb_assets.schema.workspace import EventPlan, Organization
 from mmeb_assets.simulation.api import build_event_plan, build_organization
-from mmeb_assets.simulation.config import SimulationConfig, derive_random_seed
+from mmeb_assets.simulation.config import SimulationConfig
+from mmeb_assets.simulation.manifest_seeds import project_random_seed
 from mmeb_assets.versioning import versioned
 from mmeb_resources.llm import LLMResource
 
@@ -81,7 +82,7 @@ def plan_markdown(plan: EventPlan, limit: int = 25) -> str:
 def organization(context: dg.AssetExecutionContext, config: SimulationRunConfig, source_facts: SourceFacts,
                  llm: LLMResource) -> dg.Output[Organization]:
     seed = context.partition_key
-    random_seed = derive_random_seed(seed, config.random_seed)
+    random_seed = project_random_seed(seed, config.random_seed)
     org = build_organization(source_facts, random_seed=random_seed, config=config.to_config(manifest_archetype(seed)),
                              llm=llm)
     return versioned(org, {
@@ -97,7 +98,7 @@ def organization(context: dg.AssetExecutionContext, config: SimulationRunConfig,
 def event_plan(context: dg.AssetExecutionContext, config: SimulationRunConfig, source_facts: SourceFacts,
                organization: Organization, llm: LLMResource) -> dg.Output[EventPlan]:
     seed = context.partition_key
-    random_seed = derive_random_seed(seed, config.random_seed)
+    random_seed = project_random_seed(seed, config.random_seed)
     base = config.to_config(organization.archetype).model_dump(exclude={"start", "days"})
     sim = SimulationConfig.for_window(organization.window_start, organization.window_end, **base)
     plan = build_event_plan(source_facts, organization, random_seed=random_seed, config=sim, llm=llm)
