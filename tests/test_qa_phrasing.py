@@ -142,3 +142,12 @@ def test_a_header_reads_mid_sentence_as_printed_unless_only_its_start_is_capital
                                           ("Thistle model", "the Thistle model")])
 def test_a_row_that_points_at_the_paper_itself_is_quoted(label, spoken):
     assert the(label) == spoken
+
+
+def test_a_question_scoped_to_its_project_reads_as_one_sentence():
+    from mmeb_assets.qa.phrasing import scope_to_project
+
+    scoped = scope_to_project("A message in #results gives 70 min as the runtime. Which value applies?", "Quiet Fjord",
+                              "Loomline AI")
+    assert scoped.startswith("For the Quiet Fjord project at Loomline AI, a message in #results")
+    assert scope_to_project("SPECTER scored what?", "Quiet Fjord", "Loomline AI").endswith(", SPECTER scored what?")

@@ -146,6 +146,7 @@ def scope_to_project(q: str, codename: str, company: str) -> str:
     if not q or company in q:
         return q
     first, _, rest = q.partition(" ")
-    if first.lower().strip(",:") in QUESTION_OPENERS and first[:1].isupper() and first[1:2].islower():
+    ordinary = len(first) == 1 or first[1:2].islower()  # 'A message ...' as well as 'What ...'
+    if first.lower().strip(",:") in QUESTION_OPENERS and first[:1].isupper() and ordinary:
         first = first[:1].lower() + first[1:]
     return f"For the {codename} project at {company}, {first} {rest}".rstrip()
