@@ -118,3 +118,10 @@ def test_a_folder_without_questions_is_named(tmp_path):
     answers = write_jsonl(tmp_path / "a.jsonl", [])
     code, _, err = run_score("--answers", str(answers), "--name", "x", "--home", str(tmp_path / "none"))
     assert code == 2 and "no questions.jsonl" in err
+
+
+def test_a_built_in_models_name_is_refused_in_one_line(folder, tmp_path):
+    answers = write_jsonl(tmp_path / "a.jsonl", [{"id": "q1", "answer": "0.412"}])
+    code, out, err = run_score("--answers", str(answers), "--name", "reader-oracle", "--home", str(folder))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "'reader-oracle' is a built-in model's name" in err and "models.yaml" in err

@@ -29,11 +29,27 @@ def _builtin(files) -> tuple[list, list, dict]:
     return [], [], {}
 
 
+def _builtin_names() -> dict[str, str]:
+    """name -> where it is defined, for every model of the registry (enabled or not)."""
+    from mmeb_resources.model_registry import load_registry
+
+    try:
+        registry = load_registry()
+    except Exception:  # an unreadable registry is reported where it is used, not here
+        return {}
+    return {spec.name: str(registry.file) for spec in registry.models}
+
+
 def _cmd_score(args: argparse.Namespace) -> int:
     from mmeb_assets.evaluation.score import builtin_rows, score_markdown, score_system
     from mmeb_assets.evaluation.submission import SubmissionError, locate_benchmark, read_answers, read_retrieved
     from mmeb_resources.storage import default_home
 
+    taken = _builtin_names()
+    if args.name in taken:
+        print(f"mmeb score: --name {args.name!r} is a built-in model's name ({taken[args.name]}); choose another, "
+              "so the tables never hold two rows of one name", file=sys.stderr)
+        return 2
     try:
         files = locate_benchmark(Path(args.score_home) if args.score_home else default_home())
         answers = read_answers(Path(args.answers), files.items)
