@@ -146,6 +146,25 @@ def test_card_yaml_parses_names_the_licence_and_lists_the_configs(build, exporte
         assert section in card
     table3c = next(t for t in build.statistics.tables if t.name == "table3c_questions")
     assert table3c.to_markdown() in card
+    assert "needs Pillow" in card
+
+
+def test_the_cards_splits_are_whole_so_datasets_reads_them_without_a_warning(exported, caplog):
+    """name, num_examples and num_bytes per split; `datasets` otherwise warns on every load."""
+    from datasets.info import DatasetInfosDict
+    from huggingface_hub import DatasetCardData
+
+    meta = _front_matter((exported / "hf" / "README.md").read_text())
+    for info in meta["dataset_info"]:
+        [split] = info["splits"]
+        assert set(split) == {"name", "num_bytes", "num_examples"} and split["num_bytes"] > 0
+    with caplog.at_level("WARNING"):
+        infos = DatasetInfosDict.from_dataset_card_data(DatasetCardData(**meta))
+    assert "malformed" not in caplog.text
+    import pyarrow.parquet as pq
+
+    rows = pq.ParquetFile(exported / "hf" / "data" / "questions" / "test.parquet").metadata.num_rows
+    assert infos["questions"].splits["test"].num_examples == rows
 
 
 def test_beir_layout(build, exported):

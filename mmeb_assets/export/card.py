@@ -38,11 +38,23 @@ def size_category(n: int) -> str:
     return next((label for bound, label in SIZE_BUCKETS if n < bound), "n>1M")
 
 
-def front_matter(counts: dict[str, int], sources: list[dict]) -> dict:
+def parquet_bytes(path: Path) -> int:
+    """The uncompressed size of a parquet file's data (what `datasets` calls a split's num_bytes)."""
+    import pyarrow.parquet as pq
+
+    meta = pq.ParquetFile(path).metadata
+    return sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+
+
+def front_matter(counts: dict[str, int], sources: list[dict], sizes: dict[str, int] | None = None) -> dict:
+    """The card's YAML; every split gives name, num_examples and num_bytes, or `datasets` warns that
+    the card's splits are malformed on every load."""
     configs = [{"config_name": c, "data_files": [{"split": "test", "path": f"data/{c}/test.parquet"}]}
                for c in counts]
+    sizes = sizes or {}
     infos = [{"config_name": c, "features": CONFIG_FEATURES[c]._to_yaml_list(),
-              "splits": [{"name": "test", "num_examples": n}]} for c, n in counts.items()]
+              "splits": [{"name": "test", "num_bytes": sizes.get(c, 0), "num_examples": n}],
+              "dataset_size": sizes.get(c, 0)} for c, n in counts.items()]
     return {
         **card_license(sources),
         "pretty_name": "MMEnterprise-Bench (MMEB build)",
@@ -110,5 +122,7 @@ def card_body(home: BuildHome, counts: dict[str, int], sources: list[dict]) -> s
 
 
 def write_card(out: Path, home: BuildHome, counts: dict[str, int], sources: list[dict]) -> Path:
-    header = yaml.safe_dump(front_matter(counts, sources), sort_keys=False, allow_unicode=True, width=1000)
+    sizes = {c: parquet_bytes(out / "data" / c / "test.parquet") for c in counts
+             if (out / "data" / c / "test.parquet").exists()}
+    header = yaml.safe_dump(front_matter(counts, sources, sizes), sort_keys=False, allow_unicode=True, width=1000)
     return atomic_write_text(out / "README.md", f"---\n{header}---\n\n{card_body(home, counts, sources)}")
