@@ -58,13 +58,22 @@ class AnnotationApp:
     hosts: frozenset[str] = frozenset()  # the Host values a loopback app answers (set by make_server)
     _records: dict[str, tuple[float, list[Record]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _form_key: bytes | None = None
 
     @property
     def db_file(self) -> Path:
         return db.db_path(self.home)
 
+    @property
+    def form_key(self) -> bytes:
+        """The home's form-token key, read once (made on first use) rather than on every request."""
+        with self._lock:  # request threads: the key is made once
+            if self._form_key is None:
+                self._form_key = form_key(self.db_file.parent)
+            return self._form_key
+
     def form_token(self, annotator: str, item_id: str) -> str:
-        return form_token(form_key(self.db_file.parent), annotator, item_id)
+        return form_token(self.form_key, annotator, item_id)
 
     @contextmanager
     def connection(self) -> Iterator[sqlite3.Connection]:
@@ -252,7 +261,7 @@ class Handler(BaseHTTPRequestHandler):
                 raise HttpError(HTTPStatus.NOT_FOUND, f"unknown item id {item_id!r}: it is not in the annotation sample")
             body = self._read_form()
             given = parse_qs(body.decode("utf-8", "replace")).get(FORM_TOKEN_FIELD, [""])[0]
-            if not token_matches(form_key(self.app.db_file.parent), annotator, item_id, given):
+            if not token_matches(self.app.form_key, annotator, item_id, given):
                 raise HttpError(HTTPStatus.FORBIDDEN, "the form does not carry this app's form token for this item, "
                                 "so it did not come from the app's own page; nothing was saved",
                                 (f"/a/{quote(annotator, safe='')}/item/{quote(item_id, safe='')}", "Open the item"))

@@ -143,10 +143,10 @@ def build_all(partitions: list[str] | None = None, selection: list[str] | None =
         say(f"Dagster event log: {log_path} (--verbose prints it here)")
         own_graph = definitions is None
         definitions = definitions or load_definitions()
-        for problem in observe_sources(definitions, instance or DagsterInstance.get()):
+        planning = instance or DagsterInstance.get()
+        for problem in observe_sources(definitions, planning):
             say(f"  warning: {problem}")
-        phases = plan_tasks(definitions, partitions, selection, instance or DagsterInstance.get(), force,
-                            default_workers(), n_workers)
+        phases = plan_tasks(definitions, partitions, selection, planning, force, default_workers(), n_workers)
         report.seeds = _seed_keys(phases, own_graph)
         runner = _runner(launch, n_workers, console, build_id, instance, definitions)
         announced = False

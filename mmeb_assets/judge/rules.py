@@ -110,13 +110,18 @@ def _unanswerable(item: QAItem, candidate: str) -> Verdict:
     asked = {round(q.value, 9) for q in quantities(at.mask_moments(item.q))}
     context = at.context_spans(candidate)
     extra = [q for q in quantities(at.mask_moments(candidate)) if round(q.value, 9) not in asked
-             and not (q.value.is_integer() and 1900 <= q.value <= 2100 and not q.kind)  # a year is context
+             and not _is_year(q)  # a year is context
              and not any(a <= q.start < b for a, b in context)]  # what the records do hold, said before declining
     asked_moments = {(m.month, m.day, m.hour, m.minute) for m in at.moments(item.q)}
     extra += [m for m in at.moments(candidate) if (m.month, m.day, m.hour, m.minute) not in asked_moments]
     if extra:
         return verdict("answered_unanswerable", "abstains but still gives a concrete value")
     return verdict("correct_abstention", "abstains on an unanswerable question")
+
+
+def _is_year(q) -> bool:
+    """A bare whole number between 1900 and 2100: a year said as context, not a value."""
+    return q.value.is_integer() and 1900 <= q.value <= 2100 and not q.kind
 
 
 def _places(item: QAItem, value: str) -> int | None:
@@ -252,10 +257,9 @@ def _unsupported_numbers(item: QAItem, candidate: str) -> list[str]:
     known = {round(q.value, 6) for q in [*stated, *quantities(words_to_digits(at.mask_moments(item.q)))]}
     out = []
     for q in quantities(at.mask_moments(candidate)):
-        year = q.value.is_integer() and 1900 <= q.value <= 2100 and not q.kind
         small_count = q.value.is_integer() and 0 <= q.value < 10 and not q.kind and not q.unit
         aside = candidate[:q.start].count("(") > candidate[:q.start].count(")")
-        if round(q.value, 6) not in known and not (year or small_count or aside):
+        if round(q.value, 6) not in known and not (_is_year(q) or small_count or aside):
             out.append(candidate[q.start:q.end])
     return out
 
