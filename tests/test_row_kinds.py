@@ -29,3 +29,13 @@ def test_a_dataset_named_once_per_block_frames_no_row_as_a_baseline():
     kinds = classify_rows(_table(labels, "Table 2: Comparison of Multi-LexSum to other datasets."),
                           _facts("Multi-LexSum"), "research_lab")
     assert kinds == ["progression"] * len(labels)
+
+
+def test_the_dataset_is_named_by_the_captions_first_sentence_only():
+    from mmeb_assets.simulation.items import dataset_of
+
+    explained = _table(["BC5CDR"], "Table 1: Test performances of all BERT variants on all tasks and datasets. Bold "
+                                    "indicates the SOTA result. We report macro F1 scores for NER (span-level).")
+    assert dataset_of(explained, None) == ""
+    assert dataset_of(_table(["BERT"], "Table 2: Results on SQuAD. Higher is better."), None) == "SQuAD"
+    assert dataset_of(_table(["BERT"], "Table 12. Results on SQuAD."), None) == "SQuAD"

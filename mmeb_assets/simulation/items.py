@@ -65,7 +65,11 @@ def short_label(text: str) -> str:
 
 
 def dataset_of(table: Table, facts: SourceFacts) -> str:
-    match = re.search(r"\b(?:on|in|for)\s+(?:the\s+)?([A-Z][\w\-.]+(?:\s[A-Z][\w\-.]+)?)", table.caption)
+    """The dataset the caption's first sentence names ('Results on SQuAD'); later sentences explain
+    ('we report macro F1 for NER') and name no dataset of the whole table."""
+    caption = re.sub(r"^\s*(?:Table|TABLE)\s*[\w.\-–]*?\d\s*[:.\-–—]?\s*", "", table.caption)  # 'Table 12.'
+    first = re.split(r"(?<=\w\w)\.\s+(?=[A-Z])", caption, maxsplit=1)[0]
+    match = re.search(r"\b(?:on|in|for)\s+(?:the\s+)?([A-Z][\w\-.]+(?:\s[A-Z][\w\-.]+)?)", first)
     return match.group(1).rstrip(".") if match else ""
 
 
