@@ -27,7 +27,7 @@ LABELS = ROOT / "bench" / "data" / "tables_labelled"
 SEEDS = ROOT.parent / "shared" / "seeds"
 CORPUS = Path(os.environ.get("MMEB_TABLE_CORPUS") or ROOT.parent / "corpus")
 
-UNIT_ALIASES = {"percent": "%", "percentage": "%", "pct": "%", "$": "usd", "dollars": "usd", "dollar": "usd",
+UNIT_ALIASES = {"percent": "%", "percentage": "%", "percentages": "%", "hundreds": "hundred", "pct": "%", "$": "usd", "dollars": "usd", "dollar": "usd",
                 "thousands": "thousand", "millions": "million", "billions": "billion", "trillions": "trillion",
                 "€": "eur", "euro": "eur", "euros": "eur", "£": "gbp", "pounds": "gbp"}
 UNIT_WORDS = {"%", "usd", "eur", "gbp", "thousand", "million", "billion", "trillion", "ms", "s", "sec", "secs",
@@ -60,7 +60,7 @@ def unit_tokens(text: str) -> list[str]:
     for sign in "$%€£":
         s = s.replace(sign, f" {sign} ")
     tokens = [UNIT_ALIASES.get(t, t) for t in (w.strip(".") for w in re.split(r"[\s(),;:\[\]]+", s))]
-    return sorted(t for t in tokens if t and t not in ("in", "of"))
+    return sorted(t for t in tokens if t and t not in ("in", "of", "measured", "expressed"))
 
 
 def same_unit(a: str, b: str) -> bool:

@@ -158,6 +158,8 @@ def _inc(span: Span) -> tuple[int, int]:
 def _join(upper: str, lower: str) -> str:
     if upper.endswith("-"):
         return f"{upper[:-1]}{lower}" if lower[:1].islower() else f"{upper}{lower}"
+    if upper.endswith("–") and lower[:1].isdigit():  # a range broken after its dash ('$10,000–' / '14,999')
+        return f"{upper}{lower}"
     return f"{upper} {lower}"
 
 
@@ -165,7 +167,7 @@ def read_header(lines: list[Line], anchors, stub: int, horizontal, vertical) -> 
     """(column paths, printed header rows). A path is a column's header levels top-down (stub
     columns get []), wrapped text over the same column on consecutive lines joined into one level;
     a header row repeats a spanning phrase over each column it spans."""
-    lines = _join_hyphen_breaks(_merge_overlapping(lines))
+    lines = [_split_right_aligned(line, anchors) for line in _join_hyphen_breaks(_merge_overlapping(lines))]
     spans_by_line = _spans(lines, anchors, horizontal, vertical, stub)
     rows = []
     for spans in spans_by_line:
@@ -290,3 +292,26 @@ def _owner(piece: Phrase, anchors) -> int | None:
         if a - 0.4 * (a - left) <= piece.centre <= b + 0.4 * (right - b):
             return j
     return None
+
+
+def _split_right_aligned(line: Line, anchors) -> Line:
+    """Column heads set flush right over right-aligned numbers and printed close together read as one
+    phrase ('Less than $10,000– $15,000– $30,000–'): cut it where every piece ends at the right edge
+    of a column of its own."""
+    rights = [b for _a, b in anchors]
+    phrases: list[Phrase] = []
+    for phrase in line.phrases:
+        cuts = [k for k, (_x0, x1, _t) in enumerate(phrase.words) if any(abs(x1 - r) <= 1.5 for r in rights)]
+        if len(phrase.words) < 2 or not cuts or cuts[-1] != len(phrase.words) - 1 or len(cuts) < 2:
+            phrases.append(phrase)
+            continue
+        ends = [next(j for j, r in enumerate(rights) if abs(phrase.words[k][1] - r) <= 1.5) for k in cuts]
+        if len(set(ends)) < len(ends):
+            phrases.append(phrase)
+            continue
+        start = 0
+        for k in cuts:
+            words = phrase.words[start:k + 1]
+            phrases.append(Phrase(words[0][0], phrase.y0, words[-1][1], phrase.y1, " ".join(w[2] for w in words), words))
+            start = k + 1
+    return Line(line.y0, line.y1, phrases)

@@ -13,7 +13,8 @@ length), steps of a few characters, and labels with letters in them take part.
 from __future__ import annotations
 
 EDGE_TOLERANCE = 1.5   # points: one left edge, whatever the rounding of the PDF
-MIN_STEP, MAX_STEP = 3.0, 40.0
+MIN_STEP, MAX_STEP = 2.0, 40.0
+BLOCK_GAP = 1.6  # a blank line between rows: their spacing this many times the usual one
 MAX_LEVELS = 5
 
 
@@ -69,3 +70,28 @@ def indent_paths(spans: list[tuple[float, float] | None], labels: list[str],
 
 def _wordy(label: str) -> bool:
     return any(ch.isalpha() for ch in label)
+
+
+def block_heads(spans: list[tuple[float, float] | None], row_ys: list[float]) -> list[bool]:
+    """Which rows head the block of rows they open ('All ages', 'Aged 15 and older' over their
+    'With a disability' rows), though they carry values of their own (a block's total).
+
+    Why: census-style tables set a block's head apart by a blank line above it and a label set
+    further right than every other label of its block (centred or right-set, often bold), where an
+    indented parent would sit further left. Only when the body has two blocks or more and every
+    block of several rows opens that way; else no row is a head."""
+    steps = sorted(b - a for a, b in zip(row_ys, row_ys[1:]))
+    if not steps:
+        return [False] * len(row_ys)
+    usual = steps[len(steps) // 2]
+    starts = [0] + [i for i in range(1, len(row_ys)) if row_ys[i] - row_ys[i - 1] > BLOCK_GAP * usual]
+    blocks = [range(a, b) for a, b in zip(starts, [*starts[1:], len(row_ys)])]
+    several = [b for b in blocks if len(b) >= 2]
+    if len(blocks) < 2 or not several:
+        return [False] * len(row_ys)
+    for block in several:
+        head, rest = spans[block[0]], [spans[i] for i in block[1:] if spans[i]]
+        if not head or not rest or head[0] < max(s[0] for s in rest) + MIN_STEP:
+            return [False] * len(row_ys)
+    heads = {b[0] for b in several}
+    return [i in heads for i in range(len(row_ys))]

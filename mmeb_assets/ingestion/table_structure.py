@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 import pymupdf
 
 from mmeb_assets.ingestion.table_header import read_header
-from mmeb_assets.ingestion.table_indent import indent_paths
-from mmeb_assets.ingestion.table_units import caption_unit, cell_unit, path_unit, unit_line
+from mmeb_assets.ingestion.table_indent import block_heads, indent_paths
+from mmeb_assets.ingestion.table_units import caption_unit, cell_unit, path_unit, scoped_column_units, unit_line
 from mmeb_assets.ingestion.table_words import (Line, column_anchors, is_value, line_cells, page_lines, rules_near,
                                                value_lines)
 from mmeb_assets.schema.source import Table
@@ -43,10 +43,28 @@ class Part:
         if stub > 1 and self.block_lines and len(self.block_lines) < len(self.rows):
             for row, label in zip(self.rows, block_labels(self.row_ys, self.block_lines)):
                 row[0] = label
-        parents = (indent_paths(self.row_x0s, [row[0] for row in self.rows], self.groups) if stub == 1
+        groups, spans = self.groups, self.row_x0s
+        if stub == 1:
+            groups, spans = _under_block_heads(self.groups, self.row_x0s, self.row_ys, [row[0] for row in self.rows])
+        parents = (indent_paths(spans, [row[0] for row in self.rows], groups) if stub == 1
                    else [[] for _ in self.rows])
         self.row_paths = [[*g, *up, *[c for c in row[:stub] if c]]
-                          for g, up, row in zip(self.groups, parents, self.rows)]
+                          for g, up, row in zip(groups, parents, self.rows)]
+
+
+def _under_block_heads(groups: list[list[str]], spans: list, row_ys: list[float], labels: list[str]):
+    """Groups and label edges with each block head's label over the rows of its block; the heads
+    themselves take no part in the indentation (their labels are set apart, not indented)."""
+    heads = block_heads(spans, row_ys)
+    if not any(heads):
+        return groups, spans
+    out_groups, out_spans, head = [], [], None
+    for group, span, label, is_head in zip(groups, spans, labels, heads):
+        if is_head:
+            head = label
+        out_groups.append([*group] if is_head or head is None else [*group, head])
+        out_spans.append(None if is_head else span)
+    return out_groups, out_spans
 
 
 def block_labels(row_ys: list[float], lines: list[tuple[float, float, str]]) -> list[str]:
@@ -139,9 +157,18 @@ def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_b
     out = []
     for part in parts:
         paths, header_rows = read_header(part.header, anchors, stub, horizontal, vertical)
-        out.append(ReadTable(header_rows, paths, stub, part.rows, part.row_paths, [path_unit(p) for p in paths], unit,
+        column_units, table_unit = _column_units(paths, caption_text, unit)
+        out.append(ReadTable(header_rows, paths, stub, part.rows, part.row_paths, column_units, table_unit,
                              len(body) / len(lines)))
     return [t for t in out if t.rows]
+
+
+def _column_units(paths: list[list[str]], caption: str, unit: str) -> tuple[list[str], str]:
+    """Each column's unit from its headers, else from the caption's measure that heads it; the
+    caption's unit stays the whole table's only when it is not scoped to some of its columns."""
+    scoped = scoped_column_units(caption, paths)
+    units = [path_unit(p) or scoped.get(j, "") for j, p in enumerate(paths)]
+    return units, "" if unit and unit in scoped.values() else unit
 
 
 def _value_rows(lines: list[Line]) -> list[int]:
@@ -149,9 +176,28 @@ def _value_rows(lines: list[Line]) -> list[int]:
     numbered heads ('K 1 2 3'), nor a caption's last line ('1996 through fall 2021')."""
     body = value_lines(lines)
     while len(body) > 1 and (_years_only(lines[body[0]]) and not all(_years_only(lines[i]) for i in body)
-                             or _numbered_heads(lines[body[0]]) or _out_of_line(lines, body)):
+                             or _numbered_heads(lines[body[0]]) or _out_of_line(lines, body)
+                             or _header_words(lines, body)):
         body = body[1:]
     return body
+
+
+MISSING_MARK = re.compile(r"^\(?(?:n\.?a\.?|n/a|na|nd|x|s|–|—|-|\.+)\)?$", re.I)
+
+
+def _words_after_label(line: Line) -> int:
+    return sum(1 for p in line.phrases[1:] if not p.numeric and sum(ch.isalpha() for ch in p.text) >= 2
+               and not MISSING_MARK.match(p.text))
+
+
+def _header_words(lines: list[Line], body: list[int]) -> bool:
+    """The first 'value row' is a header line whose column labels carry numbers ('Less than $10,000',
+    '$15,000– 29,999', 'or more'): two or more word cells beside its label, where the rows below have
+    none."""
+    if len(body) < 4 or _words_after_label(lines[body[0]]) < 2:
+        return False
+    rest = sorted(_words_after_label(lines[i]) for i in body[1:])
+    return rest[len(rest) // 2] == 0
 
 
 def _out_of_line(lines: list[Line], body: list[int]) -> bool:
@@ -228,9 +274,11 @@ def _body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: li
         if i > first and gap > 2.6 * h + 4:
             break
         cells = line_cells(line, anchors)
+        if i in body_set and not any(cells[max(stub, 1):]):
+            body_set.discard(i)  # its only number is in its label ('Highest degree earned by 2003')
         if i in body_set:
             _add_row(parts[-1], cells, stub, state["group"], state["pending"], line)
-            state["pending"] = []
+            state["pending"], state["heading"] = [], False
             i += 1
             continue
         if not any(j in body_set for j in range(i + 1, min(i + 12, len(lines)))):
@@ -270,6 +318,9 @@ def _label_line(part: Part, state: dict, cells: list[str], used: list[int], stub
         state["group"] = [" ".join(c for c in cells if c)]  # one phrase across the columns: a title
         return
     text = " ".join(c for c in cells[:max(stub, 1)] if c)
+    if state.get("heading") and text[:1].islower() and gap < 0.7 * h and state["group"]:
+        state["group"] = [*state["group"][:-1], f"{state['group'][-1]} {text}"]  # a heading wrapped
+        return
     if stub > 1 and used == [0]:
         part.block_lines.append(geometry[3])
     elif _continues(part, text, gap, h):
@@ -278,6 +329,7 @@ def _label_line(part: Part, state: dict, cells: list[str], used: list[int], stub
         state["pending"].append(text)
     else:
         state["group"] = [text]
+        state["heading"] = True
 
 
 def _years_only(line: Line) -> bool:
@@ -363,6 +415,7 @@ def cell_paths(table: Table) -> list[CellPath]:
     if table.kind != "results":
         return []
     out = []
+    signs = _first_signs(table)
     for r, row in enumerate(table.rows):
         row_path = tuple(table.row_paths[r]) if r < len(table.row_paths) else tuple(row[:1])
         for c, value in enumerate(row):
@@ -370,6 +423,17 @@ def cell_paths(table: Table) -> list[CellPath]:
                 continue
             path = tuple(table.column_paths[c]) if c < len(table.column_paths) else ()
             unit = (cell_unit(value) or (table.column_units[c] if c < len(table.column_units) else "")
-                    or path_unit(list(row_path)) or table.unit)
+                    or signs.get(c) or path_unit(list(row_path)) or table.unit)
             out.append(CellPath(r, c, value, row_path, path, unit))
+    return out
+
+
+def _first_signs(table: Table) -> dict[int, str]:
+    """Columns whose first value carries a currency sign ('$33,200' over '31,200'): statistical
+    tables print the sign once, on a column's first row."""
+    out: dict[int, str] = {}
+    for c in range(table.stub_columns, max((len(r) for r in table.rows), default=0)):
+        first = next((row[c] for row in table.rows if c < len(row) and is_value(row[c])), "")
+        if first and first[0] in "$€£":
+            out[c] = first[0]
     return out

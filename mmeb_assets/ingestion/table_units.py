@@ -19,7 +19,9 @@ TIME_COUNT = re.compile(r"^(?:seconds?|minutes?|hours?|days?|weeks?|months?|year
 PINT_CAPITALS = {"GB", "MB", "TB", "KB", "MW", "GW", "TW", "MWh", "GWh", "TWh", "kWh", "Hz", "W", "V", "A"}
 PAREN_TAIL = re.compile(r"\s*[(\[]([^()\[\]]{1,40})[)\]]\s*$")
 IN_TAIL = re.compile(r"\s+in\s+([^,;()]{1,30})$")
-COMMA_TAIL = re.compile(r",\s*((?:in\s+)?[^,]{1,30})$")
+COMMA_TAIL = re.compile(r"(?<!\d),\s*((?:in\s+)?[^,]{1,30})$")  # not the ',000' of '$10,000'
+PERCENT_OF = re.compile(r"^percent(?:age)?\s+(?:who|of|with|that|in|by|from)\b", re.I)  # 'Percent who borrowed'
+MONEY_OF_YEAR = re.compile(r"^(?:current|constant|nominal|real)\b.{0,20}\b(dollars|euros|pounds)$", re.I)
 UNIT_LINE_LEAD = re.compile(r"^(?:\(?\s*)(?:unit(?:s)?\s*:\s*|(?:all\s+)?(?:values|figures|amounts|data|numbers)\s+(?:are\s+)?in\s+|(?:measured|expressed|shown|given)\s+in\s+"
                             r"|in\s+)", re.I)
 
@@ -83,6 +85,10 @@ def split_unit(header: str) -> tuple[str, str]:
         return "", as_unit(header) or header.strip()
     if re.match(r"%\s+[a-z]", header.strip()):  # '% growth in retail sales'
         return header.strip()[1:].strip(), "%"
+    if PERCENT_OF.match(header.strip()):
+        return header.strip(), "%"
+    if money := MONEY_OF_YEAR.match(header.strip()):  # 'Constant 2010–11 dollars': a column of money
+        return header.strip(), money.group(1).lower()
     for match in reversed(list(re.finditer(r"\s*[(\[]([^()\[\]]{1,40})[)\]]", header))):
         if unit := as_unit(match.group(1)):
             return " ".join(f"{header[:match.start()]} {header[match.end():]}".split()), unit
@@ -139,3 +145,31 @@ def cell_unit(value: str) -> str:
     if text[:1] in "$€£":
         return text[0]
     return ""
+
+
+SCOPED_UNIT = re.compile(r"([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3})\s*[(\[]([^()\[\]]{1,40})[)\]]")
+DISTRIBUTION_OF = re.compile(r"\bpercent(?:age)?(?:\s+distribution)?\s+of\s+([a-z][a-z\s-]{2,60}?)(?=,|;|:|\s+(?:by|and|for|among|in)\b|$)",
+                             re.I)
+
+
+def caption_scoped_units(caption: str) -> list[tuple[str, str]]:
+    """(words, unit) pairs where a caption gives a unit to one measure it names: 'BLEU score and
+    perplexity (in nats)' gives nats to perplexity, 'percentage distribution of amount borrowed'
+    gives % to amount borrowed. The table's columns headed by those words take the unit; the
+    others do not."""
+    first = re.split(r"(?<=[a-z)])\.\s", caption.strip())[0]
+    out = [(m.group(1), unit) for m in SCOPED_UNIT.finditer(first) if (unit := as_unit(m.group(2)))]
+    out += [(m.group(1).strip(), "%") for m in DISTRIBUTION_OF.finditer(first)]
+    return out
+
+
+def scoped_column_units(caption: str, paths: list[list[str]]) -> dict[int, str]:
+    """Columns given a unit by a caption's measure (`caption_scoped_units`): those with a header
+    level holding the measure's last word ('Perplexity' for '... perplexity (in nats)')."""
+    out: dict[int, str] = {}
+    for words, unit in caption_scoped_units(caption):
+        last = words.split()[-1].lower()
+        for j, path in enumerate(paths):
+            if any(last in re.findall(r"[a-z][a-z-]+", level.lower()) for level in path):
+                out.setdefault(j, unit)
+    return out

@@ -19,6 +19,7 @@ from mmeb_assets.ingestion.pdf_text import normalize_text
 TRAILING_MARKS = re.compile(r"[*†‡§¶]+$|^[↑↓*†‡]+")
 NEGATIVE_IN_PARENS = re.compile(r"^\((?!(?:19|20)\d\d\))(?:[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d*|0)(?:\.\d+)?\)$")  # '(78)', not '(2017)'
 
+LEADER_WORD = re.compile(r"^(?:\.\s?)+$|^…+$")
 SPREAD = re.compile(r"^\(?[±+\-−˙]?\d+(?:\.\d+)?%?\)?$")
 
 
@@ -99,8 +100,13 @@ def _phrases(words: list, median_h: float) -> list[Phrase]:
     spread of the value before it ('81.2 (0.4)', '3.1 ± 0.2') or its total ('12 / 44')."""
     gap = max(3.2, 0.42 * median_h)
     out: list[Phrase] = []
+    leader_end = None
     for w in sorted(words, key=lambda w: w[0]):
         text = normalize_text(w[4])
+        if out and LEADER_WORD.match(text) and not out[-1].numeric and w[0] - (leader_end or out[-1].x1) < gap:
+            leader_end = w[2]  # dot leaders run a label out to its values: no part of the label
+            continue
+        leader_end = None
         if out:
             last = out[-1]
             close = w[0] - last.x1 < gap
