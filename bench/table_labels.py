@@ -95,6 +95,8 @@ def content_words(text: str) -> set[str]:
 
 def header_words(text: str) -> set[str]:
     """Content words of a column header without its bracketed unit suffix."""
+    if unit_like(text or ""):
+        return set()  # a leaf that is only a unit ('Percent') is named by the fact's unit
     match = BRACKETED.search(text or "")
     if match and match.start() > 0 and unit_like(match.group(1)):
         text = text[:match.start()]

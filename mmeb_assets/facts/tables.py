@@ -148,8 +148,7 @@ def measure_name(table: Table, column_path: list[str] | tuple[str, ...], unit: s
     words and put once at the end ('Classification MAG F1', 'Retrieval Templates (unfilled)',
     'Accuracy, dev split, 5-shot (%)'); where the path names only years, periods or conditions,
     the caption's measure leads ('Emissions by sector (kt CO2e) 2024')."""
-    words = [split_unit(p)[0] for p in column_path]
-    words = [w for w in dict.fromkeys(w.strip() for w in words) if w]
+    words = _path_words(column_path)
     joiner = " " if all(len(w.split()) <= 3 for w in words) else ", "
     name = joiner.join(words)
     if joiner == ", " and len(words) >= 2 and all(len(w.split()) <= 2 for w in words[1:]):
@@ -163,9 +162,26 @@ def measure_name(table: Table, column_path: list[str] | tuple[str, ...], unit: s
         name = f"{lead} {name}".strip() if lead and len(lead.split()) <= 8 else name
     elif not names_a_measure(name + " " + unit) and (head := caption_head(table)):
         name = f"{head} ({name})"  # 'phil' under 'Accuracy of five classifiers ...': accuracy on phil
-    if unit and unit.lower() not in name.lower():
+    if unit and unit.lower() not in name.lower() and not (unit == "%" and re.match(r"percent", name, re.I)):
         name = f"{name} ({unit})" if name else unit
     return re.sub(r"\s+", " ", name).strip()
+
+
+PERIOD = re.compile(r"^(?:19|20)\d\d(?:\s?[-–/]\s?(?:19|20)?\d\d)?$")
+
+
+def _path_words(column_path) -> list[str]:
+    """The header levels without their units. A leaf that is only a unit word ('Percent' under
+    '2005') stays as the measure's word, and a period over a measure reads after it: 'Percent in
+    2005', 'Number in 2010' rather than '2005 (%)'."""
+    words = []
+    for k, level in enumerate(column_path):
+        bare, unit = split_unit(level)
+        words.append(bare or (level.strip() if unit and k == len(column_path) - 1 and level.strip()[:1].isalpha() else ""))
+    words = [w for w in dict.fromkeys(w.strip() for w in words) if w]
+    if len(words) == 2 and PERIOD.match(words[0]) and not PERIOD.match(words[1]):
+        return [f"{words[1]} in {words[0]}"]
+    return words
 
 
 def row_subject(row_path: list[str] | tuple[str, ...]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from mmeb_assets.ingestion.numbers import parse_number
 from mmeb_assets.ingestion.table_structure import ReadTable
-from mmeb_assets.ingestion.table_units import caption_unit, path_unit
+from mmeb_assets.ingestion.table_units import caption_unit, units_of_columns
 
 MAX_HEADER_ROWS = 5
 
@@ -36,7 +36,7 @@ def grid_structure(grid: list[list[str]], caption: str) -> ReadTable:
             continue
         rows.append(row)
         row_paths.append([*group, row[0].strip()] if row[0].strip() else list(group))
-    units = [path_unit(p) for p in paths]
+    paths = [[] if j == 0 else p for j, p in enumerate(paths)]
+    units, unit = units_of_columns(paths, caption, caption_unit(caption))
     header_rows = [[c for c in r] + [""] * (width - len(r)) for r in header]
-    return ReadTable(header_rows, [[] if j == 0 else p for j, p in enumerate(paths)], 1, rows, row_paths, units,
-                     caption_unit(caption))
+    return ReadTable(header_rows, paths, 1, rows, row_paths, units, unit)

@@ -10,83 +10,20 @@ that restarts with its own header row starts a sub-table.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pymupdf
 
 from mmeb_assets.ingestion.table_header import read_header
-from mmeb_assets.ingestion.table_indent import block_heads, indent_paths
-from mmeb_assets.ingestion.table_units import caption_unit, cell_unit, path_unit, scoped_column_units, unit_line
+from mmeb_assets.ingestion.table_body import MISSING_MARK, body_parts
+from mmeb_assets.ingestion.table_units import (caption_unit, cell_unit, note_unit, path_unit, unit_line,
+                                               units_of_columns)
 from mmeb_assets.ingestion.table_words import (Line, column_anchors, is_value, line_cells, page_lines, rules_near,
                                                value_lines)
 from mmeb_assets.schema.source import Table
 
 CAPTION_START = re.compile(r"^(?:Table|TABLE)\s*\d+(?:[.\-–]\s?\d+)?\s*[:.\-–—]")
-HEADER_GAP = 1.5  # line heights of blank space that end a header (the prose above is no header line)
 GROW_UP = 45.0  # points above a candidate whose caption is below it: header rows, a block above a midrule
-FOOTNOTE = re.compile(r"^(?:note|notes|source|sources|\*|†|‡|[a-z]\s|\d+\s[A-Z])", re.I)
-
-
-@dataclass
-class Part:
-    header: list[Line] = field(default_factory=list)
-    rows: list[list[str]] = field(default_factory=list)
-    groups: list[list[str]] = field(default_factory=list)
-    row_ys: list[float] = field(default_factory=list)
-    block_lines: list[tuple[float, float, str]] = field(default_factory=list)  # first stub column's text
-    row_x0s: list[tuple[float, float] | None] = field(default_factory=list)  # edges of each row's own label
-    row_paths: list[list[str]] = field(default_factory=list)
-
-    def finish(self, stub: int) -> None:
-        """Stub cells printed once for a block of rows reach every row of the block, and each row's
-        path is its groups, then its labels."""
-        if stub > 1 and self.block_lines and len(self.block_lines) < len(self.rows):
-            for row, label in zip(self.rows, block_labels(self.row_ys, self.block_lines)):
-                row[0] = label
-        groups, spans = self.groups, self.row_x0s
-        if stub == 1:
-            groups, spans = _under_block_heads(self.groups, self.row_x0s, self.row_ys, [row[0] for row in self.rows])
-        parents = (indent_paths(spans, [row[0] for row in self.rows], groups) if stub == 1
-                   else [[] for _ in self.rows])
-        self.row_paths = [[*g, *up, *[c for c in row[:stub] if c]]
-                          for g, up, row in zip(groups, parents, self.rows)]
-
-
-def _under_block_heads(groups: list[list[str]], spans: list, row_ys: list[float], labels: list[str]):
-    """Groups and label edges with each block head's label over the rows of its block; the heads
-    themselves take no part in the indentation (their labels are set apart, not indented)."""
-    heads = block_heads(spans, row_ys)
-    if not any(heads):
-        return groups, spans
-    out_groups, out_spans, head = [], [], None
-    for group, span, label, is_head in zip(groups, spans, labels, heads):
-        if is_head:
-            head = label
-        out_groups.append([*group] if is_head or head is None else [*group, head])
-        out_spans.append(None if is_head else span)
-    return out_groups, out_spans
-
-
-def block_labels(row_ys: list[float], lines: list[tuple[float, float, str]]) -> list[str]:
-    """The first stub column's label of each row when it is printed once per block of rows, over
-    one or several lines ('Frequency of opportunity' / 'occurrence in general population'): lines
-    that carry a label on (lower case, a bracket) are one block; a block printed on its first row's
-    line reaches down to the next block, one printed between its rows goes to the rows nearest it."""
-    blocks: list[list] = []
-    for y0, y1, text in sorted(lines):
-        if blocks and y0 - blocks[-1][1] < 1.2 * (y1 - y0) and text[:1].islower() | text.startswith("("):
-            blocks[-1][1], blocks[-1][2] = y1, f"{blocks[-1][2]} {text}"
-        else:
-            blocks.append([y0, y1, text])
-    top_aligned = abs((blocks[0][0] + blocks[0][1]) / 2 - row_ys[0]) < 3
-    out = []
-    for y in row_ys:
-        if top_aligned:
-            above = [b for b in blocks if b[0] <= y + 3]
-            out.append(above[-1][2] if above else "")
-        else:
-            out.append(min(blocks, key=lambda b: (abs((b[0] + b[1]) / 2 - y), -b[0]))[2])
-    return out
 
 
 @dataclass
@@ -153,22 +90,22 @@ def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_b
     # booktabs table has a rule under its header; neither ends the header)
     wide = [y for x0, y, x1 in horizontal if x1 - x0 > 0.8 * width and y < lines[body[0]].y0]
     wide = [min(wide)] if wide else []
-    parts = _body_parts(lines, body, anchors, stub, wide)
+    parts = body_parts(lines, body, anchors, stub, wide, ([y for _x0, y, _x1 in horizontal], vertical))
+    unit = unit or _unit_in_note(page, area, lines[body[-1]].y1)
     out = []
     for part in parts:
         paths, header_rows = read_header(part.header, anchors, stub, horizontal, vertical)
-        column_units, table_unit = _column_units(paths, caption_text, unit)
+        column_units, table_unit = units_of_columns(paths, caption_text, unit)
         out.append(ReadTable(header_rows, paths, stub, part.rows, part.row_paths, column_units, table_unit,
                              len(body) / len(lines)))
     return [t for t in out if t.rows]
 
 
-def _column_units(paths: list[list[str]], caption: str, unit: str) -> tuple[list[str], str]:
-    """Each column's unit from its headers, else from the caption's measure that heads it; the
-    caption's unit stays the whole table's only when it is not scoped to some of its columns."""
-    scoped = scoped_column_units(caption, paths)
-    units = [path_unit(p) or scoped.get(j, "") for j, p in enumerate(paths)]
-    return units, "" if unit and unit in scoped.values() else unit
+def _unit_in_note(page: pymupdf.Page, area: tuple, bottom: float) -> str:
+    """The unit a note just under the table's last row states ('These figures are for percentages
+    ...'), looked for in the first lines below it."""
+    below = page_lines(page, (area[0], bottom + 1, area[2], bottom + 60))[:3]
+    return next((u for line in below if (u := note_unit(line.text))), "")
 
 
 def _value_rows(lines: list[Line]) -> list[int]:
@@ -182,7 +119,6 @@ def _value_rows(lines: list[Line]) -> list[int]:
     return body
 
 
-MISSING_MARK = re.compile(r"^\(?(?:n\.?a\.?|n/a|na|nd|x|s|–|—|-|\.+)\)?$", re.I)
 
 
 def _words_after_label(line: Line) -> int:
@@ -252,86 +188,6 @@ def _stub_columns(lines: list[Line], body: list[int], anchors) -> int:
     return n
 
 
-def _body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: list[float]) -> list[Part]:
-    """Walk the lines from the first value row: value rows, wrapped labels, group rows, restarted
-    headers (a new part) and the notes under the table (the end)."""
-    first = body[0]
-    header = _header_lines(lines[:first], wide)
-    body_set = set(body)
-    state = {"group": [], "pending": []}
-    while len(header) > 1 and _stub_only(header[-1], anchors, stub) and not _stub_only(header[-2], anchors, stub):
-        state["group"] = [header.pop().text]  # a group's label right under the header, above its first row
-    if len(header) > 1 and not state["group"] and _centred_title(header[-1], anchors) and any(
-            _centred_title(lines[j], anchors) for j in range(first + 1, len(lines)) if j not in body_set):
-        state["group"] = [header.pop().text]  # 'Tiny' centred over the first block, as 'Short' over the next
-    parts = [Part(header=header)]
-    heights = sorted(l.height for l in lines) or [10.0]
-    h = heights[len(heights) // 2]
-    i = first
-    while i < len(lines):
-        line = lines[i]
-        gap = line.y0 - lines[i - 1].y1 if i > 0 else 0
-        if i > first and gap > 2.6 * h + 4:
-            break
-        cells = line_cells(line, anchors)
-        if i in body_set and not any(cells[max(stub, 1):]):
-            body_set.discard(i)  # its only number is in its label ('Highest degree earned by 2003')
-        if i in body_set:
-            _add_row(parts[-1], cells, stub, state["group"], state["pending"], line)
-            state["pending"], state["heading"] = [], False
-            i += 1
-            continue
-        if not any(j in body_set for j in range(i + 1, min(i + 12, len(lines)))):
-            break
-        used = [j for j, c in enumerate(cells) if c]
-        upcoming = [j for j, c in enumerate(line_cells(lines[i + 1], anchors)) if c] if i + 1 not in body_set else []
-        if len([j for j in used if j >= stub]) >= 2 or (
-                [j for j in used if j >= stub] and len([j for j in upcoming if j >= stub]) >= 2):
-            # a header row restarts (a spanning header above it, perhaps): a stacked sub-table
-            header, i = _collect_header(lines, i, body_set)
-            parts.append(Part(header=header))
-            state = {"group": [], "pending": []}
-            continue
-        if FOOTNOTE.match(line.text) and not (used and max(used) < max(stub, 1)):
-            break
-        labels_next = i + 1 in body_set and lines[i + 1].y0 - line.y1 < 0.8 * h and not line_cells(lines[i + 1], anchors)[0]
-        _label_line(parts[-1], state, cells, used, stub, (gap, h, labels_next, (line.y0, line.y1, cells[0])))
-        i += 1
-    for part in parts:
-        part.finish(stub)
-    return parts
-
-
-def _centred_title(line: Line, anchors) -> bool:
-    """One short phrase centred across the table: the title of a block of rows ('Tiny', 'Short')."""
-    if len(line.phrases) != 1 or line.phrases[0].numeric or len(line.phrases[0].text.split()) > 4:
-        return False
-    left, right = anchors[0][0], anchors[-1][1]
-    return abs(line.phrases[0].centre - (left + right) / 2) < 0.1 * (right - left)
-
-
-def _label_line(part: Part, state: dict, cells: list[str], used: list[int], stub: int, geometry: tuple) -> None:
-    """A line without values: a block label of a multirow stub column, a wrapped label, the label
-    of the value row just below it, or a group heading (in the stub or across the columns)."""
-    gap, h, labels_next, _where = geometry
-    if not (used and max(used) < max(stub, 1) or stub == 0):
-        state["group"] = [" ".join(c for c in cells if c)]  # one phrase across the columns: a title
-        return
-    text = " ".join(c for c in cells[:max(stub, 1)] if c)
-    if state.get("heading") and text[:1].islower() and gap < 0.7 * h and state["group"]:
-        state["group"] = [*state["group"][:-1], f"{state['group'][-1]} {text}"]  # a heading wrapped
-        return
-    if stub > 1 and used == [0]:
-        part.block_lines.append(geometry[3])
-    elif _continues(part, text, gap, h):
-        _extend_label(part, text, stub)
-    elif labels_next:
-        state["pending"].append(text)
-    else:
-        state["group"] = [text]
-        state["heading"] = True
-
-
 def _years_only(line: Line) -> bool:
     values = [p for p in line.phrases[1:] if p.numeric] or [p for p in line.phrases if p.numeric]
     return bool(values) and all(YEAR_LABEL.match(p.text) for p in values)
@@ -345,68 +201,6 @@ def _numbered_heads(line: Line) -> bool:
         return False
     numbers = [int(v) for v in values]
     return numbers == list(range(numbers[0], numbers[0] + len(numbers)))
-
-
-def _stub_only(line: Line, anchors, stub: int) -> bool:
-    return stub > 0 and all(max(range(len(anchors)), key=lambda j: min(anchors[j][1], p.x1) - max(anchors[j][0], p.x0)) < stub
-                            for p in line.phrases)
-
-
-def _header_lines(lines: list[Line], rules: list[tuple] = ()) -> list[Line]:
-    """The header lines just above the first value row: up to a wide gap, a line of running prose,
-    or the table's top rule."""
-    kept: list[Line] = []
-    for line in reversed(lines):
-        if kept and kept[-1].y0 - line.y1 > HEADER_GAP * max(line.height, 6) + 2:
-            break
-        if any(len(p.text.split()) >= 9 for p in line.phrases):
-            break
-        if kept and any(line.y1 - 1 <= y <= kept[-1].y0 + 1 for y in rules):
-            break
-        kept.append(line)
-    return list(reversed(kept))
-
-
-def _collect_header(lines: list[Line], start: int, body_set: set[int]) -> tuple[list[Line], int]:
-    i = start
-    while i < len(lines) and i not in body_set:
-        i += 1
-    return lines[start:i], i
-
-
-def _add_row(part: Part, cells: list[str], stub: int, group: list[str], pending: list[str], line: Line) -> None:
-    labels = cells[:stub]
-    if pending and stub:
-        j = next((k for k in range(stub - 1, -1, -1) if not labels[k]), stub - 1)
-        labels[j] = " ".join([*pending, labels[j]]).strip()
-    if part.rows and stub > 2:  # inner stub cells spanning several rows are printed on the first of them
-        previous = part.rows[-1]
-        for j in range(1, stub - 1):
-            if not labels[j] and any(labels[j + 1:]):
-                labels[j] = previous[j]
-    row = [*labels, *cells[stub:]] if stub else cells
-    part.rows.append(row)
-    part.groups.append(list(group))
-    part.row_ys.append((line.y0 + line.y1) / 2)
-    own_label = labels and labels[0] and not pending and line.phrases
-    part.row_x0s.append((line.phrases[0].x0, line.phrases[0].x1) if own_label else None)
-    if stub > 1 and labels[0]:
-        part.block_lines.append((line.y0, line.y1, labels[0]))
-
-
-def _continues(part: Part, text: str, gap: float, h: float) -> bool:
-    """A label-only line that carries on the label above ('Fine-tuned on' / 'co-citation')."""
-    if not part.rows or gap > 0.7 * h:
-        return False
-    labels = [c for c in part.rows[-1] if c]
-    previous = labels[0] if labels else ""
-    return text[:1].islower() or previous.endswith(("-", ",", "/", "(", "and", "of", "on", "with"))
-
-
-def _extend_label(part: Part, text: str, stub: int) -> None:
-    row = part.rows[-1]
-    j = max((k for k in range(max(stub, 1)) if row[k]), default=0)
-    row[j] = f"{row[j][:-1]}{text}" if row[j].endswith("-") and text[:1].islower() else f"{row[j]} {text}".strip()
 
 
 def cell_paths(table: Table) -> list[CellPath]:

@@ -157,7 +157,7 @@ def caption_scoped_units(caption: str) -> list[tuple[str, str]]:
     perplexity (in nats)' gives nats to perplexity, 'percentage distribution of amount borrowed'
     gives % to amount borrowed. The table's columns headed by those words take the unit; the
     others do not."""
-    first = re.split(r"(?<=[a-z)])\.\s", caption.strip())[0]
+    first = re.split(r"(?<=[a-z)])\.\s", re.sub(r"(?<=[a-z])- (?=[a-z])", "", caption.strip()))[0]  # 'per- plexity'
     out = [(m.group(1), unit) for m in SCOPED_UNIT.finditer(first) if (unit := as_unit(m.group(2)))]
     out += [(m.group(1).strip(), "%") for m in DISTRIBUTION_OF.finditer(first)]
     return out
@@ -173,3 +173,22 @@ def scoped_column_units(caption: str, paths: list[list[str]]) -> dict[int, str]:
             if any(last in re.findall(r"[a-z][a-z-]+", level.lower()) for level in path):
                 out.setdefault(j, unit)
     return out
+
+
+def units_of_columns(paths: list[list[str]], caption: str, unit: str) -> tuple[list[str], str]:
+    """Each column's unit from its headers, else from the caption's measure that heads it; and the
+    caption's unit for the whole table, kept only when it is not scoped to some of its columns."""
+    scoped = scoped_column_units(caption, paths)
+    units = [path_unit(p) or scoped.get(j, "") for j, p in enumerate(paths)]
+    return units, "" if unit and unit in scoped.values() else unit
+
+
+NOTE_UNIT = re.compile(r"^(?:these|all|the)?\s*(?:figures|values|numbers|data|amounts)\s+(?:are\s+)?(?:for|in|expressed in|"
+                       r"given in|shown in)\s+(percentages?|per cent|percent|hundreds|thousands|millions|billions)\b", re.I)
+
+
+def note_unit(text: str) -> str:
+    """The unit a note under a table states for all its figures ('These figures are for
+    percentages of national aggregate turnover ...'); '' for any other note."""
+    match = NOTE_UNIT.match(" ".join(text.split()))
+    return as_unit(match.group(1)) if match else ""

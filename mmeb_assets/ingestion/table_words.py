@@ -104,6 +104,8 @@ def _phrases(words: list, median_h: float) -> list[Phrase]:
     for w in sorted(words, key=lambda w: w[0]):
         text = normalize_text(w[4])
         if out and LEADER_WORD.match(text) and not out[-1].numeric and w[0] - (leader_end or out[-1].x1) < gap:
+            if leader_end is None and out[-1].text.endswith(".") and not re.search(r"\b\w\.$", out[-1].text):
+                out[-1].text = out[-1].text[:-1]  # 'older.' before its leaders: the first leader dot
             leader_end = w[2]  # dot leaders run a label out to its values: no part of the label
             continue
         leader_end = None
@@ -150,6 +152,11 @@ def column_anchors(lines: list[Line], body: list[int]) -> list[tuple[float, floa
     n = max(counts, key=lambda k: (counts[k], k))
     model = [lines[i] for i in body if len(lines[i].phrases) == n]
     anchors = [[min(l.phrases[j].x0 for l in model), max(l.phrases[j].x1 for l in model)] for j in range(n)]
+    for i in body:  # a column of few values, right of every column the model lines fill ('1981')
+        for p in lines[i].phrases:
+            if p.numeric and p.x0 > anchors[-1][1] + 4:
+                anchors.append([p.x0, p.x1])
+                n += 1
     for i in body:  # rows with fewer cells (empty cells) still widen the columns they fall in
         for p in lines[i].phrases:
             j = nearest_anchor(anchors, p)
