@@ -76,8 +76,6 @@ def block_labels(row_ys: list[float], lines: list[tuple[float, float, str]]) -> 
     return out
 
 
-
-
 def body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: list[float],
                 rules: tuple = ((), ())) -> list[Part]:
     """Walk the lines from the first value row: value rows, wrapped labels, group rows, restarted

@@ -119,8 +119,6 @@ def _value_rows(lines: list[Line]) -> list[int]:
     return body
 
 
-
-
 def _words_after_label(line: Line) -> int:
     return sum(1 for p in line.phrases[1:] if not p.numeric and sum(ch.isalpha() for ch in p.text) >= 2
                and not MISSING_MARK.match(p.text))
