@@ -132,6 +132,38 @@ def _caption_of(text: str) -> tuple[str, int, str] | None:
     return kind, int(match.group("number")), f"{match.group('number')}_{sub}" if sub else match.group("number")
 
 
+def _caption_block(page: pymupdf.Page, text: str, bbox: tuple) -> tuple[str, tuple]:
+    """The caption's own lines of a text block that also holds the table's first header row ('Table
+    7.5 Comparisons of C5 ...' over 'Our estimates  LDA  PBUK'): a caption line after the first is
+    one run of words aligned with it, hanging under it or centred with it."""
+    rows: list[list] = []
+    for block in page.get_text("dict", clip=pymupdf.Rect(bbox))["blocks"]:
+        for line in block.get("lines", []):
+            x0, y0, x1, y1 = line["bbox"]
+            words = "".join(span["text"] for span in line["spans"]).strip()
+            if not words:
+                continue
+            if rows and abs((y0 + y1) / 2 - rows[-1][0]) < 0.4 * (y1 - y0):
+                rows[-1][1].append((x0, y0, x1, y1, words))
+            else:
+                rows.append([(y0 + y1) / 2, [(x0, y0, x1, y1, words)]])
+    if len(rows) < 2 or len(rows[0][1]) != 1:
+        return text, bbox
+    first = rows[0][1][0]
+    kept = [first]
+    for _y, pieces in rows[1:]:
+        x0, _y0, x1, _y1, _words = pieces[0]
+        one_run = len(pieces) == 1
+        aligned = x0 >= first[0] - 3 or abs((x0 + x1) / 2 - (first[0] + first[2]) / 2) < 6
+        if not (one_run and aligned):
+            break
+        kept.append(pieces[0])
+    if len(kept) == len(rows):
+        return text, bbox
+    box = (min(k[0] for k in kept), min(k[1] for k in kept), max(k[2] for k in kept), max(k[3] for k in kept))
+    return "\n".join(k[4] for k in kept), box
+
+
 def read_pages(doc: pymupdf.Document) -> tuple[list[PageText], list[Caption]]:
     """Every page's text and blocks (kind: text, heading, caption) and the captions found."""
     pages: list[PageText] = []
@@ -143,6 +175,8 @@ def read_pages(doc: pymupdf.Document) -> tuple[list[PageText], list[Caption]]:
             if block_type != 0 or not text.strip():
                 continue
             found = _caption_of(text)
+            if found:
+                text, (x0, y0, x1, y1) = _caption_block(page, text, (x0, y0, x1, y1))
             bbox = (round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2))
             blocks.append(TextBlock(page=number, bbox=bbox, text=normalize_text(text).strip(),
                                     kind=_block_kind(text, found is not None)))

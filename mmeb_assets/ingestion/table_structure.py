@@ -18,7 +18,8 @@ from mmeb_assets.ingestion.table_header import read_header
 from mmeb_assets.ingestion.table_body import MISSING_MARK, body_parts
 from mmeb_assets.ingestion.table_units import (caption_unit, cell_unit, note_unit, path_unit, unit_line,
                                                units_of_columns)
-from mmeb_assets.ingestion.table_words import (Line, column_anchors, is_value, line_cells, page_lines, rules_near,
+from mmeb_assets.ingestion.table_words import (Line, column_anchors, is_value, line_cells, page_lines, ruled_anchors,
+                                               rules_near,
                                                value_lines)
 from mmeb_assets.schema.source import Table
 
@@ -80,11 +81,11 @@ def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_b
         body = _value_rows(lines)
     if not body:
         return []
-    anchors = column_anchors(lines, body)
+    horizontal, vertical = rules_near(page, area)
+    anchors = ruled_anchors(vertical, lines, body) or column_anchors(lines, body)
     if len(anchors) < 2:
         return []
     stub = _stub_columns(lines, body, anchors)
-    horizontal, vertical = rules_near(page, area)
     width = anchors[-1][1] - anchors[0][0]
     # the table's top rule: the highest rule across it (a grid rules its header rows too, and a
     # booktabs table has a rule under its header; neither ends the header)

@@ -170,6 +170,35 @@ def column_anchors(lines: list[Line], body: list[int]) -> list[tuple[float, floa
     return [(a, b) for a, b in anchors]
 
 
+def ruled_anchors(vertical: list[tuple], lines: list[Line], body: list[int]) -> list[tuple[float, float]]:
+    """Column extents of a ruled grid: the spaces between vertical rules that cross most value rows
+    and hold some of their words. Why: a sparse grid (most cells blank) has no line that shows every
+    column, so columns taken from the words alone merge the sparse ones. [] when the body is not ruled."""
+    rows = [lines[i] for i in body]
+    joined: list[list[float]] = []  # a grid draws its vertical rules cell by cell
+    for y0, x, y1 in sorted(vertical, key=lambda v: (round(v[1]), v[0])):
+        if joined and abs(joined[-1][1] - x) < 1 and y0 <= joined[-1][2] + 1.5:
+            joined[-1][2] = max(joined[-1][2], y1)
+        else:
+            joined.append([y0, x, y1])
+    crossing = [x for y0, x, y1 in joined if sum(y0 - 1 <= (l.y0 + l.y1) / 2 <= y1 + 1 for l in rows) >= 0.6 * len(rows)]
+    xs: list[float] = []
+    for x in sorted(crossing):
+        if not xs or x - xs[-1] > 1.5:
+            xs.append(x)
+    if len(xs) < 3:
+        return []
+    anchors = []
+    xs = [-1e9, *xs, 1e9]  # a grid without outer borders: the stub left of the first rule, a column right of the last
+    for left, right in zip(xs, xs[1:]):
+        inside = [p for l in rows for p in l.phrases if left < p.centre < right]
+        if any(sum(left < p.centre < right for p in l.phrases) > 1 for l in rows):
+            return []  # two cells of one row between two rules: the rules do not part the columns
+        if inside:
+            anchors.append((min(p.x0 for p in inside), max(p.x1 for p in inside)))
+    return anchors if len(anchors) >= 3 else []
+
+
 def nearest_anchor(anchors, phrase: Phrase) -> int:
     """The column a phrase falls in: the one its centre lies in, else the nearest by edge distance."""
     mid = phrase.centre
