@@ -16,7 +16,7 @@ from mmeb_assets.schema.records import Record
 from mmeb_resources.io_manager import _load as load_envelope
 
 log = logging.getLogger(__name__)
-SUBMITTED_DIR = "submitted"  # evaluation/submitted/<name>/: what `mmeb score` saved
+from mmeb_assets.evaluation.score import SUBMITTED_DIR  # evaluation/submitted/<name>/: what `mmeb score` saved
 
 
 class IncompleteBuild(RuntimeError):

@@ -127,7 +127,7 @@ def anchor_for(item: QAItem, seed: SeedProject) -> tuple[Anchor | None, str]:
 
 def _boxes(page, anchor: Anchor) -> list:
     """Rectangles of the first quote found; for a table value, the hit closest to the row's label."""
-    import fitz
+    import pymupdf as fitz
 
     clip = fitz.Rect(anchor.clip) if anchor.clip else None
     for quote in anchor.quotes:
@@ -157,7 +157,7 @@ def _find_page(doc, anchor: Anchor) -> int | None:
 def render_seed_page(pdf: Path, anchor: Anchor, out_dir: Path, cache: dict) -> dict | None:
     """{'png': file name under out_dir, 'page', 'boxed', 'what'}; one PNG per (pdf, page, box), shared
     by every question that boxes the same span. None when the page cannot be found."""
-    import fitz
+    import pymupdf as fitz
 
     key = hashlib.sha1(json.dumps([str(pdf), anchor.page, anchor.quotes, anchor.near, anchor.clip]).encode())
     name = key.hexdigest()[:16] + ".png"

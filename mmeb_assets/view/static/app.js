@@ -63,6 +63,12 @@ function el(tag, attrs) {
   return node;
 }
 
+/* Append children: strings as text nodes, arrays flattened, null / false skipped. */
+function fill(node) {
+  for (var i = 1; i < arguments.length; i++) append(node, arguments[i]);
+  return node;
+}
+
 function append(node, child) {
   if (child === null || child === undefined || child === false) return;
   if (Array.isArray(child)) { child.forEach(function (c) { append(node, c); }); return; }

@@ -76,7 +76,7 @@
           return questionRow(rows[i], extra);
         });
         tbody.replaceChildren.apply(tbody, out);
-        count.replaceChildren(shown.length + " shown" + (shown.length > out.length ? " (first " + out.length + ")" : ""),
+        count.replaceChildren(); fill(count, shown.length + " shown" + (shown.length > out.length ? " (first " + out.length + ")" : ""),
           shown.length > out.length ? el("button", {type: "button", text: "show all", onclick: function () { refresh(shown.length); }}) : null);
         var params = Object.assign({}, p, filters);
         history.replaceState(null, "", route("slice", params));
@@ -93,7 +93,7 @@
         control("f_project", el("select", {"aria-label": "project"}, options(distinct(rows, C.project), filters.f_project, "any project"))),
         control("s", el("input", {type: "search", placeholder: "search question text", "aria-label": "search", value: filters.s})));
       var heads = ["question", "task", "project", "modality", "images"].concat(verdicts ? ["verdict", "reason code"] : []).concat(["text"]);
-      page.append(el("h1", {text: title}), summary, controls, count,
+      fill(page, el("h1", {text: title}), summary, controls, count,
         el("table", {class: "list", id: "slice"}, el("thead", {}, el("tr", {}, heads.map(function (h) { return el("th", {text: h}); }))), tbody));
       refresh();
     });
@@ -123,7 +123,7 @@
       });
       return el("label", {}, name.toUpperCase() + " ", node);
     }
-    if (!a) { page.append(el("h1", {text: "Compare"}), el("p", {text: "No runs in this build."})); return; }
+    if (!a) { fill(page, el("h1", {text: "Compare"}), el("p", {text: "No runs in this build."})); return; }
     return Promise.all([MMEB.loadIndex(), MMEB.loadRun(a), MMEB.loadRun(b), MMEB.load("pairs", "data/pairs.js")]).then(function (got) {
       var rows = got[0].rows, va = got[1].v, vb = got[2].v, only = p.differ === "1";
       var shared = rows.map(function (r, i) { return i; }).filter(function (i) { return va[i] !== "." && vb[i] !== "."; });
@@ -131,7 +131,7 @@
       var shown = only ? differ : shared;
       var box = el("input", {type: "checkbox", id: "differ", checked: only ? "checked" : null});
       box.addEventListener("change", function () { location.hash = route("compare", {a: a.key, b: b.key, differ: box.checked ? "1" : ""}); });
-      page.append(el("h1", {text: "Compare " + a.key + " and " + b.key}),
+      fill(page, el("h1", {text: "Compare " + a.key + " and " + b.key}),
         el("div", {class: "filters"}, picker("a", a), picker("b", b), el("label", {}, box, " only where they differ")),
         pairLine(board, got[3], a, b),
         el("p", {class: "count", text: shared.length + " questions both answered; they differ on " + differ.length + "."}),
@@ -157,7 +157,7 @@
     var h = MMEB.board().health;
     return MMEB.loadIndex().then(function (index) {
       var rows = index.rows;
-      page.append(el("h1", {text: "Question health"}),
+      fill(page, el("h1", {text: "Question health"}),
         healthList("Every model misses", "missed", rows, h.missed, "Every model run that answered it (diagnostic readers left out) was judged wrong.",
           function (e) { return e.runs + " run(s) wrong"; }),
         healthList("A diagnostic reader beats every model", "beaten", rows, h.beaten,

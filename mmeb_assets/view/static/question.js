@@ -76,14 +76,17 @@
     var id = where.rest.join("/");
     return MMEB.loadIndex().then(function (index) {
       var number = index.pos.get(id);
-      if (number === undefined) { page.append(el("h1", {text: "No question " + id})); return; }
+      if (number === undefined) { fill(page, el("h1", {text: "No question " + id})); return; }
       return MMEB.load("q:" + number, fileOf(number)).then(function (q) {
         var gold = q.gold.answer + (q.gold.value && q.gold.value !== q.gold.answer ? " (value " + q.gold.value + (q.gold.unit ? " " + q.gold.unit : "") + ")" : "");
-        page.append(el("h1", {}, "Question ", el("span", {class: "rid", text: q.id})),
+        fill(page, el("h1", {}, "Question ", el("span", {class: "rid", text: q.id})),
           el("blockquote", {class: "question", text: q.q}),
           dl([["gold", el("strong", {class: "gold", text: gold})], ["status", q.status], ["task", q.task], ["project", q.project],
             ["generator", el("a", {href: route("slice", {generator: q.generator}), text: q.generator})],
             ["derivation", q.derivation + (q.fact_key ? " of " + q.fact_key : "")], ["boundary", q.boundary], ["validation", q.validation]]),
+          el("nav", {class: "jump", "aria-label": "sections"}, "Jump to: ", [["sec-answers", "answers"], ["evidence", "gold evidence"],
+            ["sec-retrieval", "retrieval"], ["sec-seed", "seed page"], ["sec-lineage", "lineage"]].map(function (s) {
+              return el("a", {href: "#/q/" + encodeURIComponent(q.id) + "?focus=" + s[0], text: s[1]}); })),
           section("Answers: every model × k", "sec-answers"), answersTable(q.answers),
           section("Gold evidence (" + q.evidence.length + " record" + (q.evidence.length === 1 ? "" : "s") + ")", "evidence"),
           q.evidence.map(recordCard),

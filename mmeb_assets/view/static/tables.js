@@ -77,7 +77,7 @@
     var board = MMEB.board();
     var index = cellIndex(board);
     var t5cols = board.tasks.concat(["overall"]);
-    page.append(el("h1", {text: "Leaderboard"}),
+    fill(page, el("h1", {text: "Leaderboard"}),
       el("p", {class: "lede"}, board.n_questions + " questions · " + board.runs.length + " model × k runs · generated " +
         board.generated + ". Cells: accuracy % and its 95% interval; click a cell for its questions."),
       section("Table 5 — accuracy by task"),
