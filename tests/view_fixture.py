@@ -185,3 +185,39 @@ def build_view_fixture(home: Path) -> Path:
              "versions": [r.id], "cited_by": cited.get(r.id, []), "retrieved_in": 0} for r in records]
     _write(home / "benchmark" / "record_lineage.jsonl", "".join(json.dumps(row) + "\n" for row in rows))
     return home
+
+
+def submit_own_system(home: Path, name: str = "my-rag") -> None:
+    """Score a user's own system on the fixture with `mmeb score` (which keeps it for the view): right on
+    the extraction questions, with its own retrieval (gold first)."""
+    import contextlib
+    import io
+
+    from mmeb_assets.cli import main
+
+    items = [QAItem.model_validate_json(line) for line in
+             (home / "benchmark" / "questions.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    answers, retrieved = home / "submitted_answers.jsonl", home / "submitted_retrieved.jsonl"
+    answers.write_text("".join(json.dumps({"id": i.id, "answer": i.gold.answer if i.task == "extraction" else "no idea"})
+                               + "\n" for i in items), encoding="utf-8")
+    retrieved.write_text("".join(json.dumps({"id": i.id, "retrieved": i.evidence}) + "\n" for i in items),
+                         encoding="utf-8")
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        code = main(["score", "--answers", str(answers), "--retrieved", str(retrieved), "--name", name,
+                     "--home", str(home)])
+    assert code == 0, f"mmeb score failed ({code})"
+
+
+def build_view_site(root: Path) -> Path:
+    """The fixture build, a submitted system, and its site written by `mmeb view`; returns the site folder."""
+    import contextlib
+    import io
+
+    from mmeb_assets.cli import main
+
+    home = build_view_fixture(root / "home")
+    submit_own_system(home)
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        code = main(["view", "--home", str(home), "--out", str(root / "site")])
+    assert code == 0, out.getvalue()
+    return root / "site"

@@ -1,6 +1,5 @@
 """`results_view`: the results browser as an asset downstream of the leaderboard and the record lineage,
 so a new result (or a rebuilt question set) marks it stale and rebuilding it keeps the lineage."""
-from __future__ import annotations
 
 import dagster as dg
 

@@ -1,5 +1,5 @@
 /* MMEB results browser: data loading, safe DOM helpers, the hash router.
-   Every piece of data reaches the page through textContent / createTextNode; no innerHTML anywhere. */
+   Every piece of data reaches the page through textContent / createTextNode, never as markup. */
 "use strict";
 var MMEB = window.MMEB = {store: {}, waiting: {}, routes: {}, index: null};
 
