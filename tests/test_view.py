@@ -134,3 +134,21 @@ def test_mmeb_view_on_a_home_without_results_says_so_in_one_line(tmp_path, capsy
     assert main(["view", "--home", str(tmp_path)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("mmeb view:")
+
+
+def check_demo_site(home: Path) -> None:
+    """The demo build wrote the site (the `results_view` asset) and said where; its Table 5 is the report's."""
+    board = data_of(home / "view", "data/board.js")
+    cells = {(c["m"], c["k"], c["c"]): c for c in board["cells"] if c["t"] == "table5"}
+    with (home / "evaluation" / "reports" / "table5.csv").open() as handle:
+        for row in csv.DictReader(handle):
+            cell = cells[(row["model"], int(row["k"]), row["column"])]
+            assert (cell["acc"], cell["lo"], cell["hi"]) == \
+                (float(row["accuracy"]), float(row["ci_low"]), float(row["ci_high"]))
+    questions = (home / "benchmark" / "questions.jsonl").read_text().splitlines()
+    assert len(list((home / "view" / "data" / "q").rglob("*.js"))) == len(questions)
+
+
+def test_the_demo_build_writes_the_site_and_prints_where_it_is(demo_home):
+    check_demo_site(demo_home)
+    assert f"results:    {(demo_home / 'view' / 'index.html').as_uri()}" in (demo_home / "demo.log").read_text()
