@@ -19,7 +19,7 @@ from mmeb_assets.schema.evaluation import Answer, AnswerSet, LeaderboardCell
 from mmeb_assets.schema.qa import TASKS
 
 SUBMITTED_K = 0  # the system's own retrieval depth, unknown to us
-SUBMITTED_DIR = "submitted"  # <home>/evaluation/submitted/<name>/: the scored systems the results browser shows
+SUBMITTED_DIR = "submitted"  # <home>/submitted/<name>/: the scored systems the results browser shows
 
 
 @dataclass
@@ -152,14 +152,15 @@ def _envelope(obj) -> str:
 
 
 def save_score(score: Score, home, retrieved: dict[str, list[str]] | None = None):
-    """Keep a scored system beside the built-in runs (evaluation/submitted/<name>/: answers.json,
-    judgments.json, retrieved.jsonl), where `mmeb view` and the `results_view` asset find it."""
+    """Keep a scored system (<home>/submitted/<name>/: answers.json, judgments.json, retrieved.jsonl) where
+    `mmeb view` and the `results_view` asset find it; outside evaluation/, so nothing that globs the
+    built-in model x k cells there (export, lineage) mistakes it for one."""
     import re
     from pathlib import Path
 
     from mmeb_resources.storage import atomic_write_jsonl, atomic_write_text
 
-    folder = Path(home) / "evaluation" / SUBMITTED_DIR / re.sub(r"[^A-Za-z0-9._-]+", "_", score.name).strip("._")
+    folder = Path(home) / SUBMITTED_DIR / re.sub(r"[^A-Za-z0-9._-]+", "_", score.name).strip("._")
     atomic_write_text(folder / "answers.json", _envelope(score.run.answers))
     atomic_write_text(folder / "judgments.json", _envelope(score.run.judgments))
     if retrieved is not None:

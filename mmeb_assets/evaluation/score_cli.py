@@ -82,6 +82,6 @@ def register(subparsers) -> None:
                        help="a build's data home, or a benchmark folder holding questions.jsonl "
                             "(default: $MMEB_HOME or ./data)")
     score.add_argument("--no-save", action="store_true",
-                       help="do not keep the scored answers under <home>/evaluation/submitted/<name>/ "
+                       help="do not keep the scored answers under <home>/submitted/<name>/ "
                             "(kept by default, so the results browser, `mmeb view`, shows them)")
     score.set_defaults(func=_cmd_score)

@@ -16,7 +16,7 @@ from mmeb_assets.schema.records import Record
 from mmeb_resources.io_manager import _load as load_envelope
 
 log = logging.getLogger(__name__)
-from mmeb_assets.evaluation.score import SUBMITTED_DIR  # evaluation/submitted/<name>/: what `mmeb score` saved
+from mmeb_assets.evaluation.score import SUBMITTED_DIR  # <home>/submitted/<name>/: what `mmeb score` saved
 
 
 class IncompleteBuild(RuntimeError):
@@ -63,17 +63,16 @@ def _registry_runs(home: Path) -> list[Run]:
         registry = None
     keys = sorted({(folder.parent.name, int(folder.name[1:]))
                    for folder in (home / "evaluation").glob("*/k*")
-                   if folder.name[1:].isdigit() and folder.parent.name != SUBMITTED_DIR
-                   and (folder / "judgments.json").exists()})
+                   if folder.name[1:].isdigit() and (folder / "judgments.json").exists()})
     runs, _ = load_runs(home, keys, registry)
     return runs
 
 
 def _submitted(home: Path, items: dict[str, QAItem], modality_of: dict[str, str]
                ) -> tuple[list[Run], list[LeaderboardCell], list[RetrieverRun]]:
-    """Systems scored with `mmeb score` (saved under evaluation/submitted/<name>/), as runs and cells."""
+    """Systems scored with `mmeb score` (saved under <home>/submitted/<name>/), as runs and cells."""
     runs, cells, retrievers = [], [], []
-    for folder in sorted((home / "evaluation" / SUBMITTED_DIR).glob("*")):
+    for folder in sorted((home / SUBMITTED_DIR).glob("*")):
         if not (folder / "judgments.json").exists():
             continue
         answers, judgments = load_envelope(folder / "answers.json"), load_envelope(folder / "judgments.json")
