@@ -14,11 +14,12 @@ from mmeb_assets.qa.defs import defs as qa_defs
 from mmeb_assets.records.defs import defs as records_defs
 from mmeb_assets.retrieval.defs import defs as retrieval_defs
 from mmeb_assets.simulation.defs import defs as simulation_defs
+from mmeb_assets.view.defs import defs as view_defs
 from mmeb_resources.defaults import default_resources
 
 STAGE_DEFS = (
     ingestion_defs, facts_defs, simulation_defs, records_defs, qa_defs, retrieval_defs, evaluation_defs,
-    annotation_defs, operations_defs,
+    annotation_defs, operations_defs, view_defs,
 )
 
 

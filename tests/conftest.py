@@ -85,3 +85,12 @@ def demo_home(tmp_path_factory) -> Path:
     from demo_home import build_demo_home
 
     return build_demo_home(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def view_site(tmp_path_factory) -> Path:
+    """The results browser of a small hand-written build (tests/view_fixture.py), with a system scored by
+    `mmeb score`; its home is the site's sibling folder `home`."""
+    from view_fixture import build_view_site
+
+    return build_view_site(tmp_path_factory.mktemp("view"))

@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parents[1]
 RESOURCES = REPO / "mmeb_resources"
 ASSETS = REPO / "mmeb_assets"
 # Pipeline stages in data order; each may import only the ones before it.
-STAGE_ORDER = ("ingestion", "facts", "simulation", "records", "qa", "retrieval", "evaluation")
+STAGE_ORDER = ("ingestion", "facts", "simulation", "records", "qa", "retrieval", "evaluation", "export", "view")
 # Known backward arrows, to be removed rather than added to (none left: the judge and the readers that
 # qa's quality gates use live in mmeb_assets/judge, which both qa and evaluation import).
 KNOWN_BACKWARD: set[tuple[str, str]] = set()
@@ -121,3 +121,14 @@ def test_the_shared_packages_import_no_stage():
 def test_qa_validation_loads_the_judge_without_evaluation():
     """QA validation judges its golds with the one judge, and evaluation is not loaded to do it."""
     assert loaded_after_importing_all_of("mmeb_assets.qa", "mmeb_assets.evaluation") == "[]"
+
+
+def test_only_the_cli_and_the_definitions_import_the_view():
+    """The results browser reads what every stage wrote; nothing reads the browser."""
+    allowed = {ASSETS / "cli.py", ASSETS / "definitions.py"}
+    offenders = [f"{path.relative_to(REPO)}:{line}: {module}"
+                 for path in sorted(ASSETS.rglob("*.py"))
+                 if path not in allowed and (ASSETS / "view") not in path.parents
+                 for line, module in assets_imports(path.read_text(encoding="utf-8"))
+                 if module == "mmeb_assets.view" or module.startswith("mmeb_assets.view.")]
+    assert offenders == []

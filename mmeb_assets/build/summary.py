@@ -32,6 +32,14 @@ def overall_accuracy(reports: Path) -> list[str]:
     return lines
 
 
+def _site_lines(home: Path) -> list[str]:
+    """The results browser (the `results_view` asset), when the build wrote it."""
+    index = home / "view" / "index.html"
+    if not index.exists():
+        return []
+    return [f"  results:    {index.as_uri()} (open it in a browser; `mmeb view --serve` serves it on 127.0.0.1)"]
+
+
 def closing_lines(report: BuildReport, home: Path) -> list[str]:
     lines = [report.summary()]
     seeds, cells = report.left_out_of("seed"), report.left_out_of("cell")
@@ -45,6 +53,7 @@ def closing_lines(report: BuildReport, home: Path) -> list[str]:
               f"  benchmark:  {home / 'benchmark'}/questions.jsonl, questions.parquet, stats/",
               f"  projects:   {home / 'projects'}/<seed>/ records.jsonl, questions.jsonl, docs, slides, images",
               f"  build log:  {report.log_file}",
+              *_site_lines(home),
               f"  UI:         `make ui` (or `dagster dev -w workspace.yaml`), http://127.0.0.1:3000: "
               f"these runs, lineage, checks"]
     return lines + overall_accuracy(reports)

@@ -19,6 +19,7 @@ from mmeb_assets.schema.evaluation import Answer, AnswerSet, LeaderboardCell
 from mmeb_assets.schema.qa import TASKS
 
 SUBMITTED_K = 0  # the system's own retrieval depth, unknown to us
+SUBMITTED_DIR = "submitted"  # <home>/submitted/<name>/: the scored systems the results browser shows
 
 
 @dataclass
@@ -138,3 +139,31 @@ def score_markdown(score: Score, rows: list[BuiltinRow], retrievers: dict[str, d
              + (f"; {len(missing)} without an answer, judged wrong: " + ", ".join(missing[:10])
                 + (" …" if len(missing) > 10 else "") if missing else "") + "."]
     return "\n\n".join(["# " + score.name + " on MMEB", "\n".join(f"- {n}" for n in notes), *parts]) + "\n"
+
+
+def _envelope(obj) -> str:
+    """The IO manager's file format ({"model": class path, "data": ...}), so every reader of stored
+    answers and judgments reads these too."""
+    import json
+
+    cls = type(obj)
+    return json.dumps({"model": f"{cls.__module__}.{cls.__name__}", "data": obj.model_dump(mode="json")},
+                      ensure_ascii=False, indent=1) + "\n"
+
+
+def save_score(score: Score, home, retrieved: dict[str, list[str]] | None = None):
+    """Keep a scored system (<home>/submitted/<name>/: answers.json, judgments.json, retrieved.jsonl) where
+    `mmeb view` and the `results_view` asset find it; outside evaluation/, so nothing that globs the
+    built-in model x k cells there (export, lineage) mistakes it for one."""
+    import re
+    from pathlib import Path
+
+    from mmeb_resources.storage import atomic_write_jsonl, atomic_write_text
+
+    folder = Path(home) / SUBMITTED_DIR / re.sub(r"[^A-Za-z0-9._-]+", "_", score.name).strip("._")
+    atomic_write_text(folder / "answers.json", _envelope(score.run.answers))
+    atomic_write_text(folder / "judgments.json", _envelope(score.run.judgments))
+    if retrieved is not None:
+        atomic_write_jsonl(folder / "retrieved.jsonl", [{"question_id": qid, "record_ids": ids, "scores": []}
+                                                        for qid, ids in retrieved.items()])
+    return folder

@@ -58,6 +58,11 @@ def _cmd_score(args: argparse.Namespace) -> int:
         print(f"mmeb score: {exc}", file=sys.stderr)
         return 2
     score = score_system(args.name, files, answers, retrieved)
+    if files.home is not None and not args.no_save:
+        from mmeb_assets.evaluation.score import save_score
+
+        folder = save_score(score, files.home, retrieved)
+        print(f"mmeb score: saved under {folder} (`mmeb view` shows it beside the built-in runs)", file=sys.stderr)
     if args.json:
         print(json.dumps(score.as_json(), indent=1))
         return 0
@@ -76,4 +81,7 @@ def register(subparsers) -> None:
     score.add_argument("--home", dest="score_home", default=None, metavar="DIR",
                        help="a build's data home, or a benchmark folder holding questions.jsonl "
                             "(default: $MMEB_HOME or ./data)")
+    score.add_argument("--no-save", action="store_true",
+                       help="do not keep the scored answers under <home>/submitted/<name>/ "
+                            "(kept by default, so the results browser, `mmeb view`, shows them)")
     score.set_defaults(func=_cmd_score)

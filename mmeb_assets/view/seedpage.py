@@ -1,0 +1,182 @@
+"""The seed document's page a question's value came from, rendered to PNG with the quoted span boxed.
+
+A question names the plan fact it asks about (`derivation.fact_key`: 'run_03:MRR', 'run_12|run_06:F1',
+'err_01:flag-fix', 'table_1:...'); a plan item built from a seed table row knows the table (so the page
+and the table's box) and the printed cell; a stated figure knows its sentence. World-only facts
+(evolving facts, invented values, events) have no seed page, and the view says so instead of guessing.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from mmeb_assets.schema.qa import QAItem
+from mmeb_resources.storage import atomic_write_bytes
+
+log = logging.getLogger(__name__)
+ZOOM = 1.4  # ~100 dpi: legible, a few hundred KB per page
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Where on the seed document a value is printed: a page (None: search every page), the strings
+    to box, and a region the box must fall in (the table's bounding box)."""
+
+    page: int | None
+    quotes: tuple[str, ...]
+    near: str = ""  # a row label on the same line as the quote (tables repeat values)
+    clip: tuple[float, float, float, float] | None = None
+    what: str = ""
+
+
+@dataclass
+class SeedProject:
+    """One project's plan items, scripted errors and seed tables, plus the seed PDF when found."""
+
+    pdf: Path | None
+    title: str
+    items: dict[str, dict]
+    errors: dict[str, dict]
+    tables: dict[str, dict]
+    events: dict[str, dict]
+
+
+def _envelope(path: Path) -> dict:
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return data.get("data", data)
+
+
+def find_seed_pdf(home: Path, project: str, written: str) -> Path | None:
+    """The seed PDF: through the active manifest, else the shipped manifests' folder, else a copy
+    under the home. None when it is nowhere (an exported benchmark without its seeds)."""
+    candidates = []
+    try:
+        from mmeb_assets.manifests import load_manifest
+
+        candidates.append(load_manifest().pdf_path(project))
+    except Exception:  # not in the active manifest, or no manifest: try the other places
+        pass
+    repo = Path(__file__).resolve().parents[2]
+    candidates += [repo / "manifests" / written, home / written, home / "projects" / project / Path(written).name]
+    return next((path for path in candidates if path and path.is_file()), None)
+
+
+def load_seed_project(home: Path, project: str) -> SeedProject:
+    folder = home / "projects" / project
+    plan = _envelope(folder / "event_plan.json")
+    document = _envelope(folder / "seed_document.json") or _envelope(folder / "source_document.json")
+    pdf = find_seed_pdf(home, project, document["path"]) if document.get("path") else None
+    return SeedProject(pdf=pdf, title=document.get("title", ""),
+                       items={i["id"]: i for i in plan.get("items", [])},
+                       errors={e["id"]: e for e in plan.get("errors", [])},
+                       tables={t["id"]: t for t in document.get("tables", [])},
+                       events={e["id"]: {key: e.get(key, "") for key in ("id", "kind", "actor", "time", "where", "summary")}
+                               for e in plan.get("events", [])})
+
+
+def _table_anchor(table: dict, item: dict | None, column: str | None, fallback: str) -> Anchor:
+    label = ""
+    value = fallback
+    if item is not None:
+        values = item.get("values", {})
+        value = values.get(column or "", "") or fallback or next(iter(values.values()), "")
+        rows = table.get("rows", [])
+        index = item.get("row_index")
+        if index is not None and 0 <= index < len(rows) and rows[index]:
+            label = rows[index][0]
+    what = f"{table['id']} (page {table['page']})" + (f", row '{label}'" if label else "") + \
+        (f", column '{column}'" if column else "")
+    return Anchor(page=table["page"], quotes=(value,) if value else (), near=label,
+                  clip=tuple(table["bbox"]) if table.get("bbox") else None, what=what)
+
+
+def anchor_for(item: QAItem, seed: SeedProject) -> tuple[Anchor | None, str]:
+    """(anchor, '') or (None, why there is no seed page)."""
+    key = item.derivation.fact_key if item.derivation else ""
+    tokens = [t for t in re.split(r"[:|]", key) if t]
+    for token in list(tokens):
+        if token in seed.errors:  # a slipped value: its target is '<item id>:<column>'
+            tokens += seed.errors[token].get("target", "").split(":")
+    operands = item.derivation.operands if item.derivation else []
+    fallback = operands[0] if operands and "=" not in operands[0] else (item.gold.value or "")
+    for token in tokens:
+        plan_item = seed.items.get(token)
+        if plan_item is None:
+            continue
+        column = next((t for t in tokens if t in plan_item.get("values", {})), None)
+        table = seed.tables.get(plan_item.get("table_id", ""))
+        if table is not None:
+            return _table_anchor(table, plan_item, column, fallback), ""
+        if plan_item.get("sentence"):
+            return Anchor(page=None, quotes=(plan_item["sentence"],), what="the sentence the records quote"), ""
+    for token in tokens:
+        table_id = re.sub(r"^chart_|_v\d+$", "", token)
+        if table_id in seed.tables:
+            return _table_anchor(seed.tables[table_id], None, None, ""), ""
+    if not key:
+        return None, "no plan fact named (free-form question)"
+    return None, f"'{key}' is a world-only fact (evolving, invented or an event): the simulation made it, " \
+                 "so no seed page holds it"
+
+
+def _boxes(page, anchor: Anchor) -> list:
+    """Rectangles of the first quote found; for a table value, the hit closest to the row's label."""
+    import pymupdf as fitz
+
+    clip = fitz.Rect(anchor.clip) if anchor.clip else None
+    for quote in anchor.quotes:
+        probe = quote if len(quote) <= 80 else quote[:80]
+        hits = page.search_for(probe, clip=clip) if clip else page.search_for(probe)
+        if not hits:
+            continue
+        if anchor.near and len(hits) > 1:
+            rows = page.search_for(anchor.near[:60], clip=clip) if clip else []
+            if rows:
+                y = (rows[0].y0 + rows[0].y1) / 2
+                hits = [min(hits, key=lambda r: abs((r.y0 + r.y1) / 2 - y))]
+        return hits if len(probe) > 20 else hits[:1]
+    return [fitz.Rect(anchor.clip)] if anchor.clip else []
+
+
+def _find_page(doc, anchor: Anchor) -> int | None:
+    if anchor.page is not None:
+        return anchor.page if 1 <= anchor.page <= doc.page_count else None
+    for quote in anchor.quotes:
+        for number in range(1, doc.page_count + 1):
+            if doc[number - 1].search_for(quote[:60]):
+                return number
+    return None
+
+
+def render_seed_page(pdf: Path, anchor: Anchor, out_dir: Path, cache: dict) -> dict | None:
+    """{'png': file name under out_dir, 'page', 'boxed', 'what'}; one PNG per (pdf, page, box), shared
+    by every question that boxes the same span. None when the page cannot be found."""
+    import pymupdf as fitz
+
+    key = hashlib.sha1(json.dumps([str(pdf), anchor.page, anchor.quotes, anchor.near, anchor.clip]).encode())
+    name = key.hexdigest()[:16] + ".png"
+    if name in cache:
+        return cache[name]
+    result = None
+    try:
+        with fitz.open(pdf) as doc:
+            number = _find_page(doc, anchor)
+            if number is not None:
+                page = doc[number - 1]
+                boxes = _boxes(page, anchor)
+                for rect in boxes:
+                    page.draw_rect(rect + (-2, -2, 2, 2), color=(0.85, 0.1, 0.1), width=2)
+                pix = page.get_pixmap(matrix=fitz.Matrix(ZOOM, ZOOM))
+                atomic_write_bytes(out_dir / name, pix.tobytes("png"))
+                result = {"png": name, "page": number, "boxed": bool(boxes), "what": anchor.what,
+                          "width": pix.width, "height": pix.height}
+    except Exception as exc:  # a damaged seed PDF loses its page image, not the site
+        log.warning("seed page of %s not rendered: %s", pdf, exc)
+    cache[name] = result
+    return result
