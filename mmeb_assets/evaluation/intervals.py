@@ -54,13 +54,13 @@ def accuracy_interval(outcomes: Mapping[str, bool]) -> tuple[float, float]:
     """The 95% interval of one outcome set (question id -> correct): Wilson under 30 questions,
     else the bootstrap seeded from the ids."""
     n, correct = len(outcomes), sum(bool(v) for v in outcomes.values())
-    if n < MIN_BOOTSTRAP_N:
+    if n < MIN_BOOTSTRAP_N or correct in (0, n):  # all right or all wrong: the bootstrap collapses to one point
         return wilson_interval(correct, n)
     return bootstrap_interval(correct, n, outcome_seed(outcomes))
 
 
-def interval_method(n: int) -> str:
-    return "wilson" if n < MIN_BOOTSTRAP_N else "bootstrap"
+def interval_method(n: int, correct: int | None = None) -> str:
+    return "wilson" if n < MIN_BOOTSTRAP_N or correct in (0, n) else "bootstrap"
 
 
 def paired_difference(a: Mapping[str, bool], b: Mapping[str, bool],

@@ -59,9 +59,14 @@ def describe(runs: list[Run], missing: list[str]) -> tuple[dict[str, int], dict[
                      f"(the same questions at every k){cap}; its intervals are wide.")
     readers = sorted({r.answers.model for r in runs if r.answers.backend == "reader"})
     if readers:
-        notes.append("Diagnostic readers (" + ", ".join(readers) + ") use no model: the latest / first mention "
-                     "of a value of the asked kind on the lines that best match the question; reader-oracle reads "
-                     "the gold evidence instead of the retrieval. A high reader score marks a shortcut.")
+        notes.append("Diagnostic readers (" + ", ".join(readers) + ") use no model: each answers with the latest "
+                     "(reader-latest-mention) or first (reader-first-mention) mention of a value of the asked kind on "
+                     "the retrieved lines that best match the question; reader-oracle does the same on the gold "
+                     "evidence records instead of the retrieval. They copy a stated value and nothing more: no "
+                     "arithmetic, comparison, attribution or interpretation, and no reading of values that live only "
+                     "in an image's pixels, so they score on extraction and little else; reader-oracle is a ceiling "
+                     "for retrieval, not for reading, and is left out of Table 7. A high reader score on another "
+                     "task marks a shortcut in the questions.")
     text_only = sorted({r.answers.model for r in runs if not r.answers.vision and r.answers.backend != "reader"})
     if text_only:
         notes.append("Text-only (images not passed; visual records as stored text): " + ", ".join(text_only))

@@ -22,8 +22,8 @@ CSV_FIELDS = ("table", "model", "group", "k", "retriever", "column", "n", "corre
 RETRIEVAL_METRICS = (("recall@10", "Recall@10"), ("recall@50", "Recall@50"), ("recall@100", "Recall@100"),
                      ("ndcg@10", "nDCG@10"), ("mrr", "MRR"))
 LEGEND = ("Cells: accuracy % (95% interval: bootstrap of 10,000 resamples seeded from the question ids, so the "
-          "same outcomes give the same interval in every table; Wilson score interval under 30 questions). "
-          "**Bold**: the best model of the column (gold-evidence readers left out); ≈: its difference to the best "
+          "same outcomes give the same interval in every table; Wilson score interval under 30 questions and where all or none are right). "
+          "**Bold**: the best model of the column, when it scores above 0 (gold-evidence readers left out); ≈: its difference to the best "
           "is not significant (paired bootstrap, 95%).")
 
 
@@ -102,7 +102,7 @@ def table7_md(board: Leaderboard) -> str:
     columns = sorted({(c.k, c.retriever) for c in cells})
     parts = []
     if board.retrieval:
-        parts.append("### Table 7 — retrieval: evidence Recall@k, nDCG@10 and MRR (%) per retriever\n\n"
+        parts.append("### Table 7a — retrieval: evidence Recall@k, nDCG@10 and MRR (%) per retriever\n\n"
                      + retrieval_md(board.retrieval) + "\n\nOver answerable questions with gold evidence; relevance is "
                      "binary (a gold evidence record); MRR over the top 100.")
     if columns:
@@ -113,7 +113,7 @@ def table7_md(board: Leaderboard) -> str:
         for label, models in _grouped_models(board, "table7", k0):
             rows.append([f"*{label}*"] + [""] * len(columns))
             rows += [[_model_label(board, m)] + [fmt(index.get((m, k, r))) for k, r in columns] for m in models]
-        parts.append("### Table 7 — evidence Recall@k and overall accuracy (%) per retriever and k\n\n"
+        parts.append("### Table 7b — evidence Recall@k and overall accuracy (%) per retriever and k\n\n"
                      + _md_table(header, rows))
     return "\n\n".join(parts)
 

@@ -37,7 +37,7 @@ def make_cell(table: str, run: Run, column: str, outcomes: dict[str, bool],
     return LeaderboardCell(table=table, model=run.answers.model, group=run.group, k=run.answers.k,
                            retriever=run.answers.retriever, column=column, n=n, correct=int(correct),
                            accuracy=round(100 * correct / n, 1) if n else 0.0, ci_low=low, ci_high=high,
-                           interval=interval_method(n))
+                           interval=interval_method(n, int(correct)))
 
 
 def evidence_class(item: QAItem, modality_of: dict[str, str]) -> str | None:
@@ -90,6 +90,8 @@ def mark_differences(cells: list[LeaderboardCell], seen: Outcomes, ceilings: set
         if len(group) < 2:
             continue
         best = max(group, key=lambda c: (c.accuracy, c.n, c.model))
+        if best.accuracy <= 0:
+            continue  # every model scores 0: no best to mark
         best.vs_best = "best"
         for cell in group:
             if cell is not best:
@@ -109,7 +111,9 @@ def compute_cells(runs: list[Run], benchmark: Benchmark, corpus: Corpus | None) 
         unknown = [j.question_id for j in run.judgments.judgments if j.question_id not in items]
         if unknown:
             raise KeyError(f"judgments {run.answers.model}@k{run.answers.k}: unknown question ids {unknown[:5]}")
-        cells += table5(run, items, seen) + table6(run, items, modality_of, seen) + table7(run, seen)
+        cells += table5(run, items, seen) + table6(run, items, modality_of, seen)
+        if run.answers.evidence != "gold":  # a gold-evidence reader uses no retriever: no Recall@k to set it against
+            cells += table7(run, seen)
     mark_differences(cells, seen, {r.answers.model for r in runs if r.answers.evidence == "gold"})
     return cells
 

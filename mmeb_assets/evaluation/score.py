@@ -128,9 +128,9 @@ def score_markdown(score: Score, rows: list[BuiltinRow], retrievers: dict[str, d
     if score.retrieval is not None:
         table = {f"{score.name} (submitted)": score.retrieval, **table}
     if table:
-        parts.append("### Table 7 — retrieval: evidence Recall@k, nDCG@10 and MRR (%)\n\n" + retrieval_md(table))
+        parts.append("### Table 7a — retrieval: evidence Recall@k, nDCG@10 and MRR (%)\n\n" + retrieval_md(table))
     else:
-        parts.append("### Table 7 — retrieval\n\nNo retrieved ids given (--retrieved) and no built-in retriever "
+        parts.append("### Table 7a — retrieval\n\nNo retrieved ids given (--retrieved) and no built-in retriever "
                      "materialized here.")
     missing = score.unanswered
     notes = [f"Judge: {score.run.judgments.judge}. Intervals as in the report (bootstrap of 10,000 resamples "

@@ -5,7 +5,8 @@ applies and argues over are its statements. Two kinds are read here because thei
 checkable against the page: a whole named with the count and the names of its parts ("The Framework
 Core consists of five Functions: Identify, Protect, Detect, Respond, Recover", kept only when the count
 printed equals the parts listed), and a term's definition ("Risk tolerance refers to the
-organization's readiness to bear the risk ..."), kept to its first clause.
+organization's readiness to bear the risk ...", or a named thing said to be a kind of thing: "AI Management
+Essentials is a self-assessment tool designed to help businesses ..."), kept to its first clause.
 """
 from __future__ import annotations
 
@@ -23,7 +24,13 @@ COMPONENTS = re.compile(
 DEFINITION = re.compile(
     r"^(?P<term>(?:[“\"‘'][^”\"’']{2,50}[”\"’']|(?:The |An? )?[A-Z][\w’'\- ]{1,50}?)):?\s+(?:refers to|is defined as|"
     r"means|is the term for)\s+(?P<definition>.{12,})$")
-NOT_A_TERM = re.compile(r"^(?:this|that|it|these|those|which|there|here|such|what|the (?:above|following))\b", re.I)
+COPULAR = re.compile(r"^(?P<term>[A-Z][\w’'\-]*(?: [A-Z][\w’'\-]*){0,4}) is (?P<definition>an? [a-z].{20,})$")
+APPOSITIVE = re.compile(r"\b(?:the|a|an) (?P<term>[\w’'\-]+(?: [\w’'\-]+){0,2}), (?:that is|i\.e\.,?) "
+                        r"(?P<definition>an? [a-z][^,;()]{15,})")
+DEFINING_WORDS = re.compile(r"\b(?:that|which|designed|used|based|for|of|to)\b")
+NOT_A_TERM = re.compile(r"^(?:this|that|it|these|those|which|there|here|such|what|our|my|we|since|while|as|if|when|"
+                        r"because|although|though|unlike|whereas|thus|hence|finally|however|the (?:above|following))\b",
+                        re.I)
 WEAK_TERM = re.compile(r"^(?:the )?(?:term|label|word|score|value|symbol|variable|notation)\b", re.I)
 TERM_STOP = {"a", "an", "the", "is", "are", "was", "were", "has", "have", "can", "will", "provides", "this", "that",
              "by", "of", "for", "to", "with", "from", "in", "on", "at"}
@@ -34,7 +41,7 @@ MAX_DEFINITION_WORDS = 30
 def statements(document: SourceDocument) -> list[Statement]:
     """Component lists and definitions of the document's running text, first of each subject."""
     out: list[Statement] = []
-    seen: set[str] = set()
+    seen: set[tuple[str, str]] = set()
     for page in document.pages:
         for block in page.blocks:
             if block.kind != "text":
@@ -44,9 +51,9 @@ def statements(document: SourceDocument) -> list[Statement]:
                 if found is None:
                     continue
                 kind, subject, aspect, stated, count = found
-                if subject.lower() in seen:
+                if (kind, subject.lower()) in seen:
                     continue
-                seen.add(subject.lower())
+                seen.add((kind, subject.lower()))
                 out.append(Statement(id=f"statement_{len(out) + 1:02d}", kind=kind, subject=subject, aspect=aspect,
                                      stated=stated, count=count, sentence=sentence, page=page.page))
     return out
@@ -78,7 +85,11 @@ def definition_of(sentence: str) -> tuple[str, str, str, str, str] | None:
     text = re.sub(r"(\w)- (\w)", r"\1\2", re.sub(r"\s*\([^()]*\)", "", sentence.strip()))
     match = DEFINITION.match(text)
     if not match:
-        return None
+        match = COPULAR.match(text)  # 'AIME is a resource that is designed to ...': a named thing said to be a kind
+        match = match or APPOSITIVE.search(text)  # 'the Gedeone database, that is a collection of 500 recipes'
+        if not match or not DEFINING_WORDS.search(match.group("definition").split(",")[0]) or re.search(
+                r"[=<>+]", match.group("definition")) or match.group("term").islower() and " " not in match.group("term"):
+            return None
     term = match.group("term").strip().strip("“”\"‘’'")
     words = term.split()
     if (NOT_A_TERM.match(term) or len(words) > 5 or re.search(r"\d", term) or WEAK_TERM.match(term)
