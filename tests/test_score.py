@@ -38,13 +38,14 @@ def folder(tmp_path) -> Path:
 def test_gold_answers_score_at_least_97_percent_and_abstentions_the_unanswerable_share(demo_home, tmp_path):
     items = read_questions_jsonl(demo_home / "benchmark" / "questions.jsonl")
     gold = write_jsonl(tmp_path / "gold.jsonl", [{"id": i.id, "answer": i.gold.answer} for i in items])
-    code, out, err = run_score("--answers", str(gold), "--name", "gold", "--json", "--home", str(demo_home))
+    code, out, err = run_score("--answers", str(gold), "--name", "gold", "--json", "--home", str(demo_home), "--no-save")
     assert code == 0, err
     result = json.loads(out)
     assert result["n"] == len(items) and result["accuracy"] >= 97.0
     abstain = write_jsonl(tmp_path / "abstain.jsonl",
                           [{"id": i.id, "answer": "Not established in the records."} for i in items])
-    code, out, _ = run_score("--answers", str(abstain), "--name", "abstainer", "--json", "--home", str(demo_home))
+    code, out, _ = run_score("--answers", str(abstain), "--name", "abstainer", "--json", "--home", str(demo_home),
+                             "--no-save")
     share = sum(i.answer_status != "answerable" for i in items) / len(items)
     result = json.loads(out)
     assert result["accuracy"] == pytest.approx(round(100 * share, 1), abs=0.05) and 0 < share < 1
@@ -58,7 +59,7 @@ def test_the_json_shape_and_the_retrieval_metrics_equal_the_pipeline_s(demo_home
             (demo_home / "evaluation" / "retrieval" / "minilm" / "retrievals.jsonl").read_text().splitlines()]
     retrieved = write_jsonl(tmp_path / "r.jsonl", [{"id": r["question_id"], "retrieved": r["record_ids"]} for r in rows])
     code, out, err = run_score("--answers", str(answers), "--retrieved", str(retrieved), "--name", "mine", "--json",
-                               "--home", str(demo_home))
+                               "--home", str(demo_home), "--no-save")
     assert code == 0, err
     result = json.loads(out)
     assert {"name", "n", "accuracy", "by_task", "by_modality", "retrieval"} <= set(result)
@@ -70,7 +71,7 @@ def test_the_json_shape_and_the_retrieval_metrics_equal_the_pipeline_s(demo_home
     for name in ("recall@10", "recall@50", "recall@100", "ndcg@10", "mrr"):
         assert result["retrieval"][name] == pytest.approx(round(100 * stored[name], 1), abs=0.05)
     code, out, _ = run_score("--answers", str(answers), "--retrieved", str(retrieved), "--name", "mine",
-                             "--home", str(demo_home))
+                             "--home", str(demo_home), "--no-save")
     assert code == 0 and "**mine** (submitted)" in out and "reader-latest-mention" in out and "vs mine" in out
     assert "| mine (submitted) |" in out and "| bm25 |" in out and "| hybrid |" in out
 
@@ -125,3 +126,17 @@ def test_a_built_in_models_name_is_refused_in_one_line(folder, tmp_path):
     code, out, err = run_score("--answers", str(answers), "--name", "reader-oracle", "--home", str(folder))
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert "'reader-oracle' is a built-in model's name" in err and "models.yaml" in err
+
+
+def test_a_name_kept_before_is_refused_unless_replaced(tmp_path):
+    home = tmp_path / "home"
+    write_questions_jsonl(home / "benchmark" / "questions.jsonl", benchmark_items())
+    (home / "evaluation").mkdir()  # a build's home: its benchmark and its evaluation
+    answers = write_jsonl(tmp_path / "a.jsonl", [{"id": "q1", "answer": "0.412"}])
+    code, _, err = run_score("--answers", str(answers), "--name", "my rag", "--home", str(home))
+    assert code == 0, err
+    assert (home / "submitted" / "my_rag" / "answers.json").is_file()
+    code, out, err = run_score("--answers", str(answers), "--name", "my rag", "--home", str(home))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "--replace" in err
+    code, _, err = run_score("--answers", str(answers), "--name", "my rag", "--home", str(home), "--replace")
+    assert code == 0, err

@@ -40,6 +40,14 @@ def _builtin_names() -> dict[str, str]:
     return {spec.name: str(registry.file) for spec in registry.models}
 
 
+def _saved_folder(home: Path, name: str) -> Path:
+    import re
+
+    from mmeb_assets.evaluation.score import SUBMITTED_DIR
+
+    return Path(home) / SUBMITTED_DIR / re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._")
+
+
 def _cmd_score(args: argparse.Namespace) -> int:
     from mmeb_assets.evaluation.score import builtin_rows, score_markdown, score_system
     from mmeb_assets.evaluation.submission import SubmissionError, locate_benchmark, read_answers, read_retrieved
@@ -56,6 +64,10 @@ def _cmd_score(args: argparse.Namespace) -> int:
         retrieved = read_retrieved(Path(args.retrieved), files.items) if args.retrieved else None
     except SubmissionError as exc:
         print(f"mmeb score: {exc}", file=sys.stderr)
+        return 2
+    if files.home is not None and not args.no_save and not args.replace and _saved_folder(files.home, args.name).exists():
+        print(f"mmeb score: a system named {args.name!r} was scored and kept before ({_saved_folder(files.home, args.name)});"
+              " choose another --name, or --replace it", file=sys.stderr)
         return 2
     score = score_system(args.name, files, answers, retrieved)
     if files.home is not None and not args.no_save:
@@ -81,6 +93,8 @@ def register(subparsers) -> None:
     score.add_argument("--home", dest="score_home", default=None, metavar="DIR",
                        help="a build's data home, or a benchmark folder holding questions.jsonl "
                             "(default: $MMEB_HOME or ./data)")
+    score.add_argument("--replace", action="store_true",
+                       help="score again under a name kept before, replacing the kept answers")
     score.add_argument("--no-save", action="store_true",
                        help="do not keep the scored answers under <home>/submitted/<name>/ "
                             "(kept by default, so the results browser, `mmeb view`, shows them)")
