@@ -54,9 +54,23 @@ def statements(document: SourceDocument) -> list[Statement]:
                 if (kind, subject.lower()) in seen:
                     continue
                 seen.add((kind, subject.lower()))
+                if kind == "definition" and any(s.kind == kind and _aliases(s.subject, subject) for s in out):
+                    continue  # 'AIME' and 'AI Management Essentials': one thing, asked once
                 out.append(Statement(id=f"statement_{len(out) + 1:02d}", kind=kind, subject=subject, aspect=aspect,
                                      stated=stated, count=count, sentence=sentence, page=page.page))
     return out
+
+
+def _initials(name: str) -> str:
+    """'AI Management Essentials' -> 'AIME' (a word in capitals gives all its letters)."""
+    return "".join(w if w.isupper() else w[0] for w in re.findall(r"[A-Za-z][\w-]*", name)
+                   if w.lower() not in {"of", "for", "and", "the", "in", "on", "to"}).upper()
+
+
+def _aliases(a: str, b: str) -> bool:
+    """One name is the other's abbreviation."""
+    short, long = sorted((a.strip(), b.strip()), key=len)
+    return " " not in short and short.isupper() and len(long.split()) > 1 and _initials(long) == short.upper()
 
 
 def components_of(sentence: str) -> tuple[str, str, str, str, str] | None:

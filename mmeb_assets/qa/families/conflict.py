@@ -1,6 +1,8 @@
 """Cross-source conflict: a value corrected in one place while another source still shows the old one."""
 from __future__ import annotations
 
+import re
+
 from mmeb_assets.qa.families.base import GenContext, cell_phrase, draft, ids
 from mmeb_assets.qa.phrasing import sentence, source_name
 from mmeb_assets.qa.stale_oracle import stale_titles
@@ -80,7 +82,7 @@ def _which_applies(ctx, error, correction, stale) -> list[QAItem]:
     for record, name in stale[:2]:
         q = f"{sentence(name)} gives {error.wrong_value} as the {phrase}. Which value applies after the correction?"
         evidence = ids([record, correction])
-        answer = (f"{error.correct_value}: the {error.wrong_value} was corrected to {error.correct_value} "
+        answer = (f"{error.correct_value}: {_the(error.wrong_value)} was corrected to {error.correct_value} "
                   f"in {channel_ref(correction.channel) or correction.source} on {when(correction.timestamp)}.")
         out.append(draft(
             ctx, "cross_source_conflict", "cross_source.applies", q, answer, value=error.correct_value,
@@ -163,3 +165,8 @@ def evolving_corrections(ctx: GenContext) -> list[QAItem]:
                                   competing_values=[v.value for v in fact.versions if v.value != last.value]),
         ))
     return out
+
+
+def _the(value: str) -> str:
+    """'the 12 ms', but 'a lexicon studied ...' as it is: a quoted phrase that has its own article."""
+    return value if re.match(r"(?:the|a|an)\s", value, re.I) else f"the {value}"
