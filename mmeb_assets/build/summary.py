@@ -40,6 +40,18 @@ def _site_lines(home: Path) -> list[str]:
     return [f"  results:    {index.as_uri()} (open it in a browser; `mmeb view --serve` serves it on 127.0.0.1)"]
 
 
+def _report_line(report: BuildReport, leaderboard: Path) -> str:
+    """Where the report is, only when it exists and this build did not stop before writing it."""
+    import time
+
+    fresh = leaderboard.exists() and leaderboard.stat().st_mtime >= time.time() - report.seconds - 5
+    if fresh:
+        return f"  report:     {leaderboard} (`mmeb report` prints it; plots beside it)"
+    if leaderboard.exists():
+        return f"  report:     not written by this build; {leaderboard} is from an earlier build"
+    return "  report:     not written (the build stopped before the leaderboard, or did not select it)"
+
+
 def closing_lines(report: BuildReport, home: Path) -> list[str]:
     lines = [report.summary()]
     seeds, cells = report.left_out_of("seed"), report.left_out_of("cell")
@@ -48,8 +60,7 @@ def closing_lines(report: BuildReport, home: Path) -> list[str]:
     if cells:
         lines.append(f"Failed evaluation cell(s) (k|model), left out of the report: {', '.join(cells)}")
     reports = home / "evaluation" / "reports"
-    lines += [f"Outputs under {home}:",
-              f"  report:     {reports / 'leaderboard.md'} (`mmeb report` prints it; plots beside it)",
+    lines += [f"Outputs under {home}:", _report_line(report, reports / "leaderboard.md"),
               f"  benchmark:  {home / 'benchmark'}/questions.jsonl, questions.parquet, stats/",
               f"  projects:   {home / 'projects'}/<seed>/ records.jsonl, questions.jsonl, docs, slides, images",
               f"  build log:  {report.log_file}",
