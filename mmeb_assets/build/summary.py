@@ -65,6 +65,6 @@ def closing_lines(report: BuildReport, home: Path) -> list[str]:
               f"  projects:   {home / 'projects'}/<seed>/ records.jsonl, questions.jsonl, docs, slides, images",
               f"  build log:  {report.log_file}",
               *_site_lines(home),
-              f"  UI:         `make ui` (or `dagster dev -w workspace.yaml`), http://127.0.0.1:3000: "
-              f"these runs, lineage, checks"]
+              f"  UI:         `MMEB_HOME={home} make ui` (or `DAGSTER_HOME={home / 'dagster'} .venv/bin/dagster dev "
+              f"-w workspace.yaml`), http://127.0.0.1:3000: these runs, lineage, checks"]
     return lines + overall_accuracy(reports)
