@@ -167,6 +167,7 @@ def read_header(lines: list[Line], anchors, stub: int, horizontal, vertical) -> 
     """(column paths, printed header rows). A path is a column's header levels top-down (stub
     columns get []), wrapped text over the same column on consecutive lines joined into one level;
     a header row repeats a spanning phrase over each column it spans."""
+    lines = [_merged_in_ruled_cells(line, vertical) for line in lines]
     lines = [_split_right_aligned(line, anchors) for line in _join_hyphen_breaks(_merge_overlapping(lines))]
     spans_by_line = _spans(lines, anchors, horizontal, vertical, stub)
     rows = []
@@ -212,6 +213,27 @@ def _merge_overlapping(lines: list[Line]) -> list[Line]:
     return out
 
 
+def _merged_in_ruled_cells(line: Line, vertical) -> Line:
+    """Phrases of one line inside one ruled cell are one header, however wide the gap a justified cell
+    puts between its words ('Complex      to' / 'System' between two vertical rules)."""
+    y = (line.y0 + line.y1) / 2
+    xs = sorted(x for y0, x, y1 in vertical if y0 - 1 <= y <= y1 + 1)
+    if len(xs) < 4:  # a grid ruled between its columns, not only a rule beside the stub
+        return line
+
+    def cell(p: Phrase) -> int:
+        return sum(1 for x in xs if x <= p.x0 + 1)
+    phrases: list[Phrase] = []
+    for p in line.phrases:
+        last = phrases[-1] if phrases else None
+        if last and not p.numeric and not last.numeric and cell(last) == cell(p) and 0 < cell(p) < len(xs):
+            phrases[-1] = Phrase(last.x0, min(last.y0, p.y0), p.x1, max(last.y1, p.y1), f"{last.text} {p.text}",
+                                 [*last.words, *p.words])
+        else:
+            phrases.append(p)
+    return Line(line.y0, line.y1, phrases)
+
+
 def _one_cell(lines: list[Line], k: int, j: int, anchors, stub: int, horizontal) -> bool:
     """Lines k-1 and k over column j are one header cell: no rule between them over the column, and
     the stub does not name both lines as levels of their own ('Subtask →' / 'Metric →')."""
@@ -234,7 +256,7 @@ def _column_paths(lines: list[Line], spans_by_line, anchors, stub: int, horizont
             for j in range(a, b + 1):
                 wraps = (last_span[j] == (a, b) and last_line[j] == k - 1 and _close(lines[k - 1], lines[k])
                          and (_wrapped(paths[j], phrase.text, sparse[k])
-                              or a == b and _one_cell(lines, k, j, anchors, stub, horizontal)))
+                              or _one_cell(lines, k, j, anchors, stub, horizontal)))
                 if wraps and paths[j]:
                     paths[j][-1] = _join(paths[j][-1], phrase.text)
                 else:
