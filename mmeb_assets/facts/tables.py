@@ -69,7 +69,7 @@ def header_names(table: Table) -> tuple[list[str], int]:
     return names, used
 
 
-CAPTION_LEAD = re.compile(r"^\s*table\s+\d+[a-z]?\s*[:.\-–—]?\s*", re.I)
+CAPTION_LEAD = re.compile(r"^\s*(?:table|exhibit)\s+\d+(?:[.\-–]\d+)?[a-z]?\s*[:.\-–—]?\s*", re.I)
 
 
 def caption_measure(table: Table) -> str:
