@@ -1,6 +1,6 @@
 """Sample the questions that rest on a value of the seed document, for reading against the PDF page.
 
-    python bench/sample_document_questions.py --home DIR [--per-project N] [--total N] [--seed S] > dossier.md
+    python bench/sample_document_questions.py --home DIR [--per-project N] [--project ID ...] [--statements] [--total N] [--seed S] > dossier.md
 
 A question rests on the document when its fact key traces to a plan item built from the seed (a
 table row, a prose claim, a statement), as `mmeb questions --share` counts it. Workspace questions (budgets,
@@ -107,12 +107,21 @@ def main() -> None:
     parser.add_argument("--per-project", type=int, default=0)
     parser.add_argument("--total", type=int, default=30)
     parser.add_argument("--seed", type=int, default=36)
+    parser.add_argument("--project", action="append", default=[], help="only these projects (repeatable)")
+    parser.add_argument("--statements", action="store_true",
+                        help="only questions resting on a statement of the document (a definition, a component list, "
+                             "an abbreviation, a stated figure), not on a table")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    projects = sorted(p for p in (args.home / "projects").iterdir() if (p / "questions.jsonl").is_file())
+    projects = sorted(p for p in (args.home / "projects").iterdir() if (p / "questions.jsonl").is_file()
+                      and (not args.project or p.name in args.project))
     pool: list[tuple[Path, dict, list[dict]]] = []
     for project in projects:
         found = document_questions(project)
+        if args.statements:
+            found = [(q, hits) for q, hits in found
+                     if any(": statement on page" in line
+                            for line in _sources(project, (q.get("derivation") or {}).get("fact_key", "")))]
         rng.shuffle(found)
         if args.per_project:
             found = found[:args.per_project]
