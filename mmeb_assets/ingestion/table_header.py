@@ -12,6 +12,7 @@ import re
 from mmeb_assets.ingestion.table_words import Line, Phrase
 
 Span = tuple[int, int]
+LONE_ACCENT = re.compile(r"\s+[ˆ˜¯¨´]+(?=\s|$)")  # the hat of 'P̂@1' printed as a glyph of its own
 
 
 def _centres(anchors) -> list[float]:
@@ -262,7 +263,7 @@ def _column_paths(lines: list[Line], spans_by_line, anchors, stub: int, horizont
                 else:
                     paths[j].append(phrase.text)
                 last_span[j], last_line[j] = (a, b), k
-    return [[] if j < stub else p for j, p in enumerate(paths)]
+    return [[] if j < stub else [LONE_ACCENT.sub("", level) for level in p] for j, p in enumerate(paths)]
 
 
 def _wrapped(path: list[str], lower: str, sparse_line: bool) -> bool:
