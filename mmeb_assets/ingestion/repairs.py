@@ -17,9 +17,9 @@ PROSE_HEADER = re.compile(r"\((?:19|20)\d\d[a-z]?\)|\b(?:and|of|the|is|our|we|to
 
 
 def table_defects(table: Table) -> list[str]:
-    """Why a table cannot stand as a grid of facts: no 'Table N' caption, ragged rows, no body."""
+    """Why a table cannot stand as a grid of facts: no 'Table N' (or 'Exhibit N') caption, ragged rows, no body."""
     problems = []
-    if not table.caption.lower().startswith("table"):
+    if not table.caption.lower().startswith(("table", "exhibit")):
         problems.append(f"caption {table.caption[:40]!r} is not a 'Table N' caption")
     widths = {len(r) for r in table.rows} | {len(table.header)}
     if len(widths) != 1:
