@@ -3,7 +3,7 @@ encoded once with sentence-transformers, the bundled all-MiniLM-L6-v2 at the bui
 length 256, mini-batch 16, the torch threads of one build worker). No cache, no table, no Dagster.
 
 Usage: .venv/bin/python bench/encode_baseline.py --home DATA_HOME [--threads 1] [--batch 16]
-Prints one JSON line: records, seconds, records_per_s, threads, batch, load average.
+Prints one JSON line: records, seconds, records_per_s, CPU seconds, threads, batch, load average.
 Run as its own process (bench_build.py does) so the thread setting is the only one torch sees.
 """
 from __future__ import annotations
@@ -40,10 +40,11 @@ def bare_encode(texts: list[str], threads: int, batch: int) -> dict:
     model = SentenceTransformer(str(settings.resolved_path()), device="cpu", local_files_only=True)
     model.max_seq_length = settings.max_seq_length
     model.encode(texts[:batch], batch_size=batch)  # warm-up: first-call allocations are not the encoder's rate
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     model.encode(texts, batch_size=batch, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     return {"records": len(texts), "seconds": round(seconds, 2), "records_per_s": round(len(texts) / seconds, 2),
+            "cpu_seconds": round(cpu, 2), "records_per_cpu_s": round(len(texts) / cpu, 2),
             "threads": threads, "batch": batch, "max_seq_length": settings.max_seq_length,
             "load_average": [round(x, 2) for x in os.getloadavg()]}
 
