@@ -3,22 +3,31 @@ built with parallel workers, against a sequential build of a sample measured in 
 
 Usage: .venv/bin/python bench/bench_build.py [--seeds N] [--sample 2] [--workers W] [--manifest scale]
                                              [--models reader-latest-mention,reader-first-mention,reader-oracle]
+                                             [--qa-only-rebuild]
 
 Prints seconds per project, records/s, questions/s, peak RSS, failed checks, where the time goes per
 asset (from the instance's run step records), and the ratio of the parallel per-project rate to the
 sequential one (1 worker, the same per-seed assets, a sample of the same seeds, its own data home:
 no cache is shared). Each build is `mmeb build` in a subprocess, on a fresh data home under --out.
+After the build, a bare encode of the same record texts (bench/encode_baseline.py: the same model,
+threads and mini-batch) gives the encoder's own rate, and the build's embedding rate is printed as a
+ratio of it. `--qa-only-rebuild` then forces the QA assets and everything downstream of them on the
+same home (records unchanged) and times that rebuild, with the embeddings it had to compute.
+The load average is sampled during every build and printed beside its time.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import warnings
 from collections import defaultdict
@@ -52,11 +61,37 @@ def _sub_manifest(name: str, count: int | None, folder: Path, tag: str) -> tuple
     return path, [s["id"] for s in seeds]
 
 
+class LoadSampler:
+    """The 1-minute load average every few seconds while a build runs (other work on the machine
+    inflates every timing: the figures are read beside it)."""
+
+    def __init__(self, every: float = 5.0):
+        self.every, self.samples, self._stop = every, [], threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            self.samples.append(os.getloadavg()[0])
+
+    def __enter__(self):
+        self.samples.append(os.getloadavg()[0])
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def summary(self) -> str:
+        return f"load average (1 min) during the build: mean {statistics.mean(self.samples):.2f}, max {max(self.samples):.2f}"
+
+
 def _build(manifest: Path, home: Path, workers: int, models: str, extra: list[str],
-           backend: str = "torch") -> tuple[float, str]:
-    if home.exists():
-        shutil.rmtree(home)
-    home.mkdir(parents=True)
+           backend: str = "torch", fresh: bool = True) -> tuple[float, str]:
+    if fresh:
+        if home.exists():
+            shutil.rmtree(home)
+        home.mkdir(parents=True)
     env = {**os.environ, "MMEB_HOME": str(home), "DAGSTER_HOME": str(home / "dagster"), "MMEB_EVAL_MODELS": models,
            "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false",
            "MMEB_EMBED_BACKEND": backend}
@@ -78,16 +113,17 @@ def _instance(home: Path):
     return DagsterInstance.from_ref(InstanceRef.from_dir(str(home / "dagster")))
 
 
-def _run_stats(home: Path) -> dict:
-    """Per-seed phase wall time, step seconds per asset, failed checks, from the instance."""
+def _run_stats(home: Path, since: float = 0.0) -> dict:
+    """Per-seed phase wall time, step seconds per asset, failed checks, from the instance (runs that
+    started at or after `since`)."""
     from dagster import DagsterEventType
 
     instance = _instance(home)
-    records = instance.get_run_records()
+    records = [r for r in instance.get_run_records() if (r.start_time or 0.0) >= since]
     seed_runs = [r for r in records if PER_SEED_MARK in (r.dagster_run.asset_selection and
                                                           {k.path[-1] for k in r.dagster_run.asset_selection} or set())]
     per_asset: dict[str, list[float]] = defaultdict(list)
-    failed_checks = []
+    failed_checks, index_cpu = [], []
     for record in records:
         for step in instance.get_run_step_stats(record.dagster_run.run_id):
             if step.start_time and step.end_time:
@@ -96,11 +132,15 @@ def _run_stats(home: Path) -> dict:
             evaluation = entry.dagster_event.event_specific_data
             if not evaluation.passed:
                 failed_checks.append(f"{record.dagster_run.tags.get('dagster/partition', '-')}: {evaluation.check_name}")
+        for entry in instance.all_logs(record.dagster_run.run_id, of_type=DagsterEventType.ASSET_MATERIALIZATION):
+            materialization = entry.dagster_event.event_specific_data.materialization
+            if materialization.asset_key.path[-1] == "lance_index" and "cpu_s" in materialization.metadata:
+                index_cpu.append(float(materialization.metadata["cpu_s"].value))
     starts = [r.start_time for r in seed_runs if r.start_time]
     ends = [r.end_time for r in seed_runs if r.end_time]
     return {"seed_phase_s": (max(ends) - min(starts)) if starts and ends else float("nan"),
             "seed_runs": len(seed_runs), "per_asset": per_asset, "failed_checks": failed_checks,
-            "runs": len(records)}
+            "runs": len(records), "index_cpu_s": sum(index_cpu)}
 
 
 def _counts(home: Path) -> tuple[int, int]:
@@ -143,6 +183,8 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=15, help="rows of the per-asset table")
     parser.add_argument("--backends", default="torch", help="MiniLM embedding backends to build with, in turn "
                                                              "(torch,onnx): the first is the baseline of the ratios")
+    parser.add_argument("--qa-only-rebuild", action="store_true",
+                        help="then force the QA assets and everything downstream on the first build's home, timed")
     args = parser.parse_args()
 
     out = Path(args.out or tempfile.mkdtemp(prefix="mmeb-bench-build-"))
@@ -158,41 +200,128 @@ def main() -> int:
     for backend, (wall, embed_rate, _stats) in results.items():
         print(f"backend {backend:6s} whole build {wall:8.1f} s ({results[first][0] / wall:.2f}x the {first} build's "
               f"speed), embedding {embed_rate:.1f} records/s ({embed_rate / results[first][1]:.2f}x)")
-    _wall, _rate, stats = results[first]
-    n = len(seeds)
-
+    summary = {b: {"projects": len(seeds), "wall_s": round(w, 1), "embed_records_per_s": round(r, 2)}
+               for b, (w, r, _s) in results.items()}
+    summary[first].update(_encoder_ratio(out / f"parallel-{first}", args.workers, results[first][1],
+                                        results[first][2]))
+    if args.qa_only_rebuild:
+        summary[first]["qa_only_rebuild_s"] = _qa_only_rebuild(manifest, out / f"parallel-{first}", args, first)
     if args.sample:
-        sample = seeds[:args.sample]
-        sample_manifest, _ = _sub_manifest(args.manifest, None, out, "sample")
-        import yaml
-
-        raw = yaml.safe_load(sample_manifest.read_text())
-        raw["seeds"] = [s for s in raw["seeds"] if s["id"] in sample]
-        sample_manifest.write_text(yaml.safe_dump(raw, sort_keys=False))
-        select = [arg for name in sorted(_per_seed_asset_names()) for arg in ("--select", name)]
-        seq_wall, _ = _build(sample_manifest, out / "sequential", 1, args.models, select)
-        seq = _run_stats(out / "sequential")
-        seq_rate = len(sample) / seq["seed_phase_s"]
-        par_rate = n / stats["seed_phase_s"]
-        print(f"\nsequential sample (command: mmeb build --manifest {sample_manifest} --workers 1 --force "
-              f"--select <the per-seed assets>): {len(sample)} projects, per-seed phase {seq['seed_phase_s']:.1f} s "
-              f"({seq['seed_phase_s'] / len(sample):.1f} s per project)")
-        print(f"parallel / sequential per-project rate: {par_rate / seq_rate:.2f}x "
-              f"({par_rate * 60:.2f} vs {seq_rate * 60:.2f} projects/min; goal >= 1.7x on 2 cores)")
-    print(json.dumps({b: {"projects": n, "wall_s": round(w, 1), "embed_records_per_s": round(r, 2)}
-                      for b, (w, r, _s) in results.items()}))
+        _sequential(args, out, seeds, results[first][2])
+    print(json.dumps(summary))
     return 0
+
+
+def _encoder_ratio(home: Path, workers: int, build_rate: float, stats: dict) -> dict:
+    """The bare encode of the build's record texts (its own process, a build worker's threads) and
+    the build's embedding rate as a share of it: by wall time (the goal, on an idle machine) and by
+    CPU time (`lance_index`'s own, from its metadata), which other load on the machine leaves alone."""
+    from mmeb_assets.build.runners import default_workers
+
+    threads = max(1, default_workers() // workers)
+    env = {**os.environ, "OMP_NUM_THREADS": str(threads), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+           "TOKENIZERS_PARALLELISM": "false"}
+    proc = subprocess.run([sys.executable, str(REPO / "bench" / "encode_baseline.py"), "--home", str(home),
+                           "--threads", str(threads), "--batch", "16"], env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        print(proc.stderr[-2000:])
+        raise SystemExit("bare encode failed")
+    bare = json.loads(proc.stdout.strip().splitlines()[-1])
+    ratio = build_rate / bare["records_per_s"]
+    print(f"\nbare encode (command: python bench/encode_baseline.py --home {home} --threads {threads} --batch 16): "
+          f"{bare['records']} record texts in {bare['seconds']:.1f} s, {bare['records_per_s']:.1f} records/s "
+          f"(all-MiniLM-L6-v2, max length {bare['max_seq_length']}, {threads} torch thread(s), load average "
+          f"{bare['load_average'][0]:.2f})")
+    print(f"build's embedding rate / bare encode, wall time: {build_rate:.1f} / {bare['records_per_s']:.1f} = "
+          f"{ratio:.2f} (target >= 0.8)")
+    cpu_ratio = float("nan")
+    if stats.get("index_cpu_s"):
+        cpu_rate = bare["records"] / stats["index_cpu_s"]
+        cpu_ratio = cpu_rate / bare["records_per_cpu_s"]
+        print(f"  the same by CPU seconds: {cpu_rate:.1f} / {bare['records_per_cpu_s']:.1f} = {cpu_ratio:.2f} "
+              f"(lance_index {stats['index_cpu_s']:.0f} CPU s, bare encode {bare['cpu_seconds']:.0f} CPU s)")
+    return {"bare_encode_records_per_s": bare["records_per_s"], "embed_ratio_to_bare": round(ratio, 2),
+            "embed_cpu_ratio_to_bare": round(cpu_ratio, 2)}
+
+
+def _sequential(args, out: Path, seeds: list[str], stats: dict) -> None:
+    """The per-seed assets of a sample of the seeds, one worker: the per-project rate to beat."""
+    import yaml
+
+    sample = seeds[:args.sample]
+    sample_manifest, _ = _sub_manifest(args.manifest, None, out, "sample")
+    raw = yaml.safe_load(sample_manifest.read_text())
+    raw["seeds"] = [s for s in raw["seeds"] if s["id"] in sample]
+    sample_manifest.write_text(yaml.safe_dump(raw, sort_keys=False))
+    select = [arg for name in sorted(_per_seed_asset_names()) for arg in ("--select", name)]
+    _build(sample_manifest, out / "sequential", 1, args.models, select)
+    seq = _run_stats(out / "sequential")
+    seq_rate = len(sample) / seq["seed_phase_s"]
+    par_rate = len(seeds) / stats["seed_phase_s"]
+    print(f"\nsequential sample (command: mmeb build --manifest {sample_manifest} --workers 1 --force "
+          f"--select <the per-seed assets>): {len(sample)} projects, per-seed phase {seq['seed_phase_s']:.1f} s "
+          f"({seq['seed_phase_s'] / len(sample):.1f} s per project)")
+    print(f"parallel / sequential per-project rate: {par_rate / seq_rate:.2f}x "
+          f"({par_rate * 60:.2f} vs {seq_rate * 60:.2f} projects/min; goal >= 1.7x on 2 cores)")
+
+
+def _qa_downstream() -> list[str]:
+    """The QA assets and every asset downstream of them (what a change in QA generation makes stale)."""
+    from mmeb_assets.build.phases import load_definitions
+
+    graph = load_definitions().resolve_asset_graph()
+    todo = [k for k in graph.materializable_asset_keys if graph.get(k).group_name == "qa"]
+    seen = set()
+    while todo:
+        key = todo.pop()
+        if key in seen or key not in graph.materializable_asset_keys:
+            continue
+        seen.add(key)
+        todo.extend(graph.get(key).child_keys)
+    return sorted(k.path[-1] for k in seen)
+
+
+def _embedding_rows(home: Path) -> int:
+    import sqlite3
+
+    path = home / "cache" / "embeddings.sqlite"
+    if not path.exists():
+        return 0
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0])
+
+
+def _qa_only_rebuild(manifest: Path, home: Path, args, backend: str) -> float:
+    """Force the QA assets and their downstream on the built home: records (and so the index) are
+    unchanged, so no record is embedded again; returns the wall seconds."""
+    names = _qa_downstream()
+    select = [arg for name in names for arg in ("--select", name)]
+    vectors_before, since = _embedding_rows(home), time.time()
+    with LoadSampler() as load:
+        wall, _stdout = _build(manifest, home, args.workers, args.models, select, backend, fresh=False)
+    stats = _run_stats(home, since=since)
+    added = _embedding_rows(home) - vectors_before
+    total_steps = sum(sum(t) for t in stats["per_asset"].values())
+    print(f"\nQA-only rebuild (command: mmeb build --manifest {manifest} --workers {args.workers} --force "
+          f"{' '.join(f'--select {n}' for n in names)}):")
+    print(f"  whole rebuild     {wall:8.1f} s   (goal for 30 projects: <= 60 s); {load.summary()}")
+    print(f"  runs              {stats['runs']:8d}     lance_index steps: {len(stats['per_asset'].get('lance_index', []))}"
+          f"; vectors added to the embedding cache: {added}")
+    print("\n".join(_asset_table(stats["per_asset"], total_steps, args.top)))
+    return round(wall, 1)
 
 
 def _parallel(manifest: Path, home: Path, args, n: int, backend: str) -> tuple[float, float, dict]:
     """One parallel build with `backend`: (wall seconds, embedding records/s, run stats), printed."""
-    wall, stdout = _build(manifest, home, args.workers, args.models, [], backend)
+    with LoadSampler() as load:
+        wall, stdout = _build(manifest, home, args.workers, args.models, [], backend)
     stats = _run_stats(home)
     records, questions = _counts(home)
     embed_s = sum(stats["per_asset"].get("lance_index", [])) or float("nan")
     print(f"\nparallel build, MMEB_EMBED_BACKEND={backend} (command: mmeb build --manifest {manifest} --workers "
           f"{args.workers} --force, MMEB_EVAL_MODELS={args.models}):")
-    print(f"  whole build       {wall:8.1f} s   ({wall / 60:.1f} min; goal for 30 projects: <= 15 min)")
+    print(f"  whole build       {wall:8.1f} s   ({wall / 60:.1f} min; goal for 30 projects: <= 3 min)")
+    print(f"  {load.summary()}")
     print(f"  per project       {wall / n:8.1f} s   (whole build / {n})")
     print(f"  per-seed phase    {stats['seed_phase_s']:8.1f} s   ({stats['seed_phase_s'] / n:.1f} s per project)")
     print(f"  records           {records:8d}     {records / wall:.1f} records/s; embedding (lance_index steps, "

@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 from mmeb_assets.ingestion.numbers import claims_in_sentence, sentences
 from mmeb_assets.facts.repairs import drop_unverified_claims
 from mmeb_assets.ingestion.repairs import screen_tables, table_defects
-from mmeb_assets.records.checks import pending_rows_printed
+from mmeb_assets.records.checks_files import pending_rows_printed
 from mmeb_assets.records.pdf_report import build_pdf, column_parts
 from mmeb_assets.records.report_spec import Block, Page, ReportSpec
 from mmeb_assets.schema.common import Provenance

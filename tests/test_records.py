@@ -123,6 +123,39 @@ def test_pdf_pptx_png_open_back(rendered):
         assert abs(img.size[0] - 827) <= 2 and abs(img.size[1] - 1170) <= 2
 
 
+def _cut(path: Path, keep: float = 0.6) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[:int(len(data) * keep)])
+
+
+def test_truncated_or_missing_files_fail_the_files_check(rendered):
+    """The files check reads each PNG, PDF and PPTX by its size and ends: a file cut short or gone fails."""
+    rs, _, _, plan, project = rendered
+    assert C.check_files(rs, plan, project) == []
+    page = next(r for r in rs.records if r.source == "pdf_page")
+    image = next(r for r in rs.records if r.source == "image")
+    slide = next(r for r in rs.records if r.source == "slide")
+    _cut(project / page.filename)
+    _cut(project / image.image_path)
+    _cut(project / slide.filename)
+    found = "\n".join(C.check_files(rs, plan, project))
+    assert f"{page.filename}: PDF does not open (truncated PDF" in found
+    assert f"{image.id}: image {image.image_path} does not open (truncated PNG" in found
+    assert f"{slide.filename}: PPTX does not open (truncated PPTX" in found
+    (project / page.image_path).unlink()
+    assert f"{page.id}: image {page.image_path} does not open (missing)" in "\n".join(C.check_files(rs, plan, project))
+
+
+def test_a_page_or_slide_too_many_fails_the_files_check(rendered):
+    rs, _, _, plan, project = rendered
+    page = next(r for r in rs.records if r.source == "pdf_page")
+    slide = next(r for r in rs.records if r.source == "slide")
+    extra = [page.model_copy(update={"id": page.id + "x"}), slide.model_copy(update={"id": slide.id + "x"})]
+    found = "\n".join(C.check_files(rs.model_copy(update={"records": [*rs.records, *extra]}), plan, project))
+    assert f"{page.filename}: " in found and "page records" in found
+    assert f"{slide.filename}: " in found and "slide records" in found
+
+
 def test_slack_correction_while_notion_still_shows_old_value(rendered):
     rs, _, _, plan, _ = rendered
     found = []

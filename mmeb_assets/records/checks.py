@@ -5,17 +5,11 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-import pymupdf
-from PIL import Image
-
-from mmeb_assets.records.content import expected_doc_values, is_number_like, items_of, pending_only_values
+from mmeb_assets.records.checks_files import check_files
 from mmeb_assets.records.headers import contains_value
 from mmeb_assets.schema.records import RecordSet
 from mmeb_assets.schema.source import SourceFacts
 from mmeb_assets.schema.workspace import EventPlan, Organization
-
-SIZE_TOLERANCE = 2
-
 
 def check_ids(rs: RecordSet) -> list[str]:
     out, seen = [], set()
@@ -163,116 +157,6 @@ def check_versions(rs: RecordSet) -> list[str]:
     want = {(r.supersedes, r.id) for r in rs.records if r.supersedes}
     if edges != want:
         out.append(f"version_graph differs from supersedes links ({len(edges)} edges, {len(want)} links)")
-    return out
-
-
-def check_files(rs: RecordSet, plan: EventPlan, project_dir: Path) -> list[str]:
-    """Open every PNG, PDF and PPTX back; PDF text holds the values the report must print."""
-    out = []
-    for r in rs.records:
-        if r.image_path:
-            path = project_dir / r.image_path
-            try:
-                with Image.open(path) as img:
-                    img.verify()
-                with Image.open(path) as img:
-                    size = img.size
-                if min(size) < 50:
-                    out.append(f"{r.id}: image {r.image_path} is only {size}")
-            except (OSError, SyntaxError) as exc:
-                out.append(f"{r.id}: image {r.image_path} does not open ({exc})")
-    out += _check_pdfs(rs, plan, project_dir)
-    out += _check_decks(rs, project_dir)
-    return out
-
-
-def _check_pdfs(rs: RecordSet, plan: EventPlan, project_dir: Path) -> list[str]:
-    out = []
-    pages = defaultdict(list)
-    for r in rs.records:
-        if r.source == "pdf_page":
-            pages[r.filename].append(r)
-    for filename, recs in pages.items():
-        try:
-            doc = pymupdf.open(project_dir / filename)
-        except Exception as exc:  # pymupdf raises its own types
-            out.append(f"{filename}: PDF does not open ({exc})")
-            continue
-        with doc:
-            if len(doc) != len(recs):
-                out.append(f"{filename}: {len(doc)} pages but {len(recs)} page records")
-            text = _squash("\n".join(page.get_text("text") for page in doc))
-            for r in recs:
-                page = doc[r.page - 1] if r.page and r.page <= len(doc) else None
-                if page is None:
-                    continue
-                with Image.open(project_dir / r.image_path) as img:
-                    want = (page.rect.width * 100 / 72, page.rect.height * 100 / 72)
-                    if abs(img.size[0] - want[0]) > SIZE_TOLERANCE or abs(img.size[1] - want[1]) > SIZE_TOLERANCE:
-                        out.append(f"{r.id}: page image {img.size} does not match the PDF page at 100 dpi")
-        plan_doc = next((d for d in plan.documents if d.id == recs[0].doc_id), None)
-        if plan_doc is None:
-            continue
-        for v in expected_doc_values(plan, plan_doc):
-            if not contains_value(text, _squash(v)):
-                out.append(f"{filename}: value {v!r} of an available result is missing from the PDF text")
-        for v in pending_only_values(plan, plan_doc):
-            if contains_value(text, v):
-                out.append(f"{filename}: value {v!r} of a pending result is printed")
-        out += pending_rows_printed(project_dir / filename, plan, plan_doc, filename)
-    return out
-
-
-def _key(text: str | None) -> str:
-    return "".join((text or "").split()).lower()
-
-
-def pending_rows_printed(pdf_path: Path, plan: EventPlan, plan_doc, filename: str) -> list[str]:
-    """By identity: the table row of each pending item, read back from the PDF's ruled tables, shows
-    none of that item's values (an equal number in another row or paragraph is not this item's cell)."""
-    pending = {_key(i.label): i for i in items_of(plan, plan_doc.pending_item_ids)}
-    if not pending:
-        return []
-    out = []
-    with pymupdf.open(pdf_path) as doc:
-        for page in doc:
-            for table in page.find_tables().tables:
-                for cells in (row.cells for row in table.rows):
-                    row = [page.get_textbox(c) if c else "" for c in cells]  # the cell's own text, in reading order
-                    item = pending.get(_key(row[0] if row else ""))
-                    if item is None:
-                        continue
-                    values = {_key(v) for v in item.values.values() if v and is_number_like(v)}
-                    printed = [c for c in row[1:] if _key(c) in values]
-                    if printed:
-                        out.append(f"{filename}: the row of pending {item.id} ({item.label!r}) prints {printed[0]!r}")
-    return out
-
-
-def _squash(text: str) -> str:
-    """Whitespace-insensitive form: a wrapped table cell reads back with line breaks."""
-    return " ".join(text.split())
-
-
-def _check_decks(rs: RecordSet, project_dir: Path) -> list[str]:
-    from mmeb_assets.records.slides import read_back
-
-    out = []
-    decks = defaultdict(list)
-    for r in rs.records:
-        if r.source == "slide":
-            decks[r.filename].append(r)
-    for filename, recs in decks.items():
-        try:
-            texts = read_back(project_dir / filename)
-        except Exception as exc:  # python-pptx raises several types on a broken file
-            out.append(f"{filename}: PPTX does not open ({exc})")
-            continue
-        if len(texts) != len(recs):
-            out.append(f"{filename}: {len(texts)} slides but {len(recs)} slide records")
-        for r in recs:
-            if r.page and r.page <= len(texts) and texts[r.page - 1].strip() not in r.pixel_text:
-                out.append(f"{r.id}: pixel text differs from the slide text read back from {filename}")
     return out
 
 

@@ -1,5 +1,7 @@
 """Retrieval assets: `corpus` (the shared workspace), `lance_index` (per project), `retrievals`
 (per retriever: top-100 for every benchmark question, Evidence Recall@k as in Table 7)."""
+import time
+
 import dagster as dg
 
 from mmeb_assets.partitions import retriever_partitions_def, seed_partitions_def
@@ -79,7 +81,9 @@ def lance_index(context: dg.AssetExecutionContext, records: RecordSet, embedder:
     if wrong:
         raise ValueError(f"projects/{seed}/records.json: records of another project: {wrong[:5]}")
     name = lancedb.table_name(embedder.name)
+    cpu_started = time.process_time()  # beside the step's wall time: what other load on the machine cost it
     counts = index_records(lancedb.connect(), name, seed, records.records, storage.root / "projects", embedder)
+    cpu_s = time.process_time() - cpu_started
     table = lancedb.open_table(embedder.name)
     rows = project_hashes(table, seed)
     update = IndexUpdate(
@@ -93,7 +97,7 @@ def lance_index(context: dg.AssetExecutionContext, records: RecordSet, embedder:
                                        "table_rows": counts["rows"], "inserted": counts["inserted"],
                                        "updated": counts["updated"], "deleted": counts["deleted"],
                                        "embedded": counts["embedded"], "from_cache": counts["cached"],
-                                       "dimension": update.dimension})
+                                       "dimension": update.dimension, "cpu_s": round(cpu_s, 3)})
 
 
 def sync_index(corpus: Corpus, embedder: EmbedderResource, lancedb: LanceDBResource,
