@@ -130,3 +130,25 @@ def test_a_stated_figure_gold_is_judged_right_in_its_own_words(stated, value, un
                   derivation=Derivation(kind="lookup", operands=[value], result=value))
     assert judge_rules(item, stated).correct
     assert judge_rules(item, value).correct
+
+
+def _text_document(sentences_by_page: list[str]):
+    from mmeb_assets.provenance import make_provenance
+    from mmeb_assets.schema.source import PageText, SourceDocument, TextBlock
+
+    pages = [PageText(page=n, text=t, blocks=[TextBlock(page=n, bbox=(50, 80, 500, 160), text=t)])
+             for n, t in enumerate(sentences_by_page, start=1)]
+    return SourceDocument(seed_id="std", provenance=make_provenance("std", "ingestion", "rules"), title="A standard",
+                          path="s.pdf", sha256="0", n_pages=len(pages), pages=pages, tables=[], figures=[],
+                          numeric_claims=[])
+
+
+def test_an_abbreviation_the_document_expands_two_ways_is_not_asked():
+    from mmeb_assets.facts.acronyms import acronym_statements
+
+    document = _text_document([
+        "The generalized format for expressing the security category (SC) of an information system is given here. "
+        "The Federal Information Processing Standards (FIPS) apply to every agency.",
+        "System and Communications Protection (SC): organizations must monitor and protect their communications."])
+    found = {s.subject: s.stated for s in acronym_statements(document)}
+    assert found == {"FIPS": "Federal Information Processing Standards"}

@@ -82,3 +82,16 @@ def test_a_definition_too_long_to_say_whole_is_not_cut_short():
             "or disclosure to, unauthorized ones in every system the agency operates or funds.")
     found = definition_of(long)
     assert found is None or not found[3].endswith("...")
+
+
+def test_a_named_thing_said_to_be_a_kind_of_thing_is_a_definition():
+    from mmeb_assets.facts.statements import definition_of
+
+    found = definition_of("AI Management Essentials is a self-assessment tool designed to help businesses establish "
+                          "robust management practices for the development and use of AI systems.")
+    assert found and found[1] == "AI Management Essentials" and found[3].startswith("a self-assessment tool designed")
+    found = definition_of("The recipes come from the Gedeone database, that is a collection of 500 Mediterranean "
+                          "recipes annotated with their caloric contents.")
+    assert found and found[1] == "Gedeone database" and found[3].startswith("a collection of 500")
+    assert definition_of("Since SIF is a sum of pretrained fasttext vectors, the resulting dimensionality is 300.") is None
+    assert definition_of("BERT is a strong baseline.") is None

@@ -20,9 +20,11 @@ MAX_ACRONYMS = 10
 
 
 def acronym_statements(document: SourceDocument, first_number: int = 1) -> list[Statement]:
-    """The first introduction of each abbreviation, spread over the document (at most `MAX_ACRONYMS`)."""
+    """The first introduction of each abbreviation, spread over the document (at most `MAX_ACRONYMS`);
+    an abbreviation the document expands in two ways is left out."""
     found: list[Statement] = []
     seen: set[str] = set()
+    meanings: dict[str, set[str]] = {}
     in_references = False
     for page in document.pages:
         for block in page.blocks:
@@ -39,10 +41,18 @@ def acronym_statements(document: SourceDocument, first_number: int = 1) -> list[
                     expansion = re.sub(r"[’']s$", "", expansion)  # 'Department for ... Technology’s (DSIT)'
                     if match.group(2) and expansion.endswith("s"):
                         expansion = expansion[:-1]  # 'Internet service providers (ISPs)': an ISP is one provider
-                    if expansion and acronym.upper() not in seen:
+                    if not expansion:
+                        last = re.findall(r"[A-Za-z][\w’'\-]*", sentence[:match.start()])[-1:]
+                        if last and last[0][:1].isupper():  # 'System and Communications Protection (SC)'
+                            meanings.setdefault(acronym.upper(), set()).add(f"? {last[0].lower()}")
+                        continue
+                    meanings.setdefault(acronym.upper(), set()).add(expansion.lower())
+                    if acronym.upper() not in seen:
                         seen.add(acronym.upper())
                         found.append(Statement(id="", kind="acronym", subject=acronym, aspect="expansion",
                                                stated=expansion, sentence=sentence, page=page.page))
+    found = [s for s in found if len(meanings[s.subject.upper()]) == 1]  # 'SC': security category, and
+    # System and Communications Protection ten pages on: no one expansion is the document's
     step = max(1, len(found) / MAX_ACRONYMS)
     spread = [found[int(n * step)] for n in range(min(MAX_ACRONYMS, len(found)))]
     return [s.model_copy(update={"id": f"statement_{first_number + n:02d}"}) for n, s in enumerate(spread)]

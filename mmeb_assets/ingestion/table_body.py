@@ -84,8 +84,12 @@ def body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: lis
     header = _header_lines(lines[:first], wide)
     body_set = set(body)
     state = {"group": [], "pending": []}
-    while len(header) > 1 and _stub_only(header[-1], anchors, stub) and not _stub_only(header[-2], anchors, stub):
-        state["group"] = [header.pop().text]  # a group's label right under the header, above its first row
+    under: list[str] = []  # group labels right under the header, above the first row, innermost first
+    while len(header) > 1 and _stub_only(header[-1], anchors, stub) and any(
+            not _stub_only(line, anchors, stub) for line in header[:-1]):
+        under.append(header.pop().text)
+    if under:  # 'All Randomly Assigned (N=4,667):' over '3-Year-Old Cohort': the rows are the cohort's
+        state["group"] = [under[0]]
     if len(header) > 1 and not state["group"] and _centred_title(header[-1], anchors) and any(
             _centred_title(lines[j], anchors) for j in range(first + 1, len(lines)) if j not in body_set):
         state["group"] = [header.pop().text]  # 'Tiny' centred over the first block, as 'Short' over the next
