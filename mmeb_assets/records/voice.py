@@ -50,7 +50,7 @@ FOLLOWUPS = {
 
 
 HEDGES = [" I think, but please double-check.", " If I'm reading it right.", " Does that match what you see?"]
-ASIDES = [" (side note: I'll keep the tracker in sync)", " — this is the number we'd quote externally",
+ASIDES = [" (side note: I'll keep the tracker in sync)", " — this is what we'd quote externally",
           " — more once I've double-checked the setup"]
 BRISK = [" Owner: me.", " Next: review by end of day.", " Action: please sanity-check.", " Next step is on me."]
 LABELS = ["Status:", "Result:", "Note:", "Update:"]
