@@ -95,6 +95,7 @@ def test_topic_is_the_subject_before_the_verb():
     ("using multi-factor authentication", "MFA", "multi-factor authentication"),
     ("as reported by Smith and Jones", "IEEE", ""),
     ("the results in Table", "TR", ""),
+    ("System and Services Acquisition", "SA", ""),  # the name runs on before its initials: no one expansion
 ])
 def test_an_abbreviation_is_spelled_by_the_words_before_it(before, acronym, expansion):
     assert expansion_of(before, acronym) == expansion

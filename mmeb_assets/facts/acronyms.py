@@ -71,6 +71,8 @@ def expansion_of(before: str, acronym: str) -> str:
         if initials == [c.upper() for c in letters] and phrase[0].lower() not in SMALL_WORDS:
             if not before.rstrip().endswith(phrase[-1]):
                 return ""
+            if start >= 2 and words[start - 1].lower() in SMALL_WORDS and words[start - 2][:1].isupper():
+                return ""  # 'System and Services Acquisition (SA)': the name runs on before its initials
             return " ".join(phrase)
         if len(initials) > len(letters):
             break

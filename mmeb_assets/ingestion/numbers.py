@@ -16,7 +16,10 @@ UNIT_WORDS = (
     "kt", "t", "km", "kg", "kWh", "MWh", "GWh", "MW", "GW", "USD", "EUR", "dollars", "euros", "x", "times",
 )
 CURRENCY_PREFIX = {"$": "USD", "€": "EUR", "£": "GBP"}
-SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"“])")
+# A sentence ends at . ! ? before a capital, but not after an initial or a common abbreviation ('U.S.
+# Department of Housing', 'J. Smith', 'et al. (2019)', 'e.g. BLEU'), which would cut a quoted statement short.
+SENTENCE_SPLIT = re.compile(r"(?<!\b[A-Z]\.)(?<!\bal\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bvs\.)(?<!\bNo\.)(?<!\bSt\.)(?<!\bDr\.)"
+                            r"(?<!\bMr\.)(?<!\bMs\.)(?<=[.!?])\s+(?=[A-Z(\"“])")
 REFERENCE_BEFORE = re.compile(r"(Table|Figure|Fig\.|Section|Sec\.|Appendix|§|Eq\.|Equation|page|p\.)\s*$", re.I)
 RANGE_AFTER = re.compile(r"\s?[-–—]\s?\d")
 RANGE_BEFORE = re.compile(r"\d\s?[-–—]\s?$")
