@@ -114,8 +114,8 @@ def definition_of(sentence: str) -> tuple[str, str, str, str, str] | None:
         return None  # 'X means that the baseline scores higher': what a result says, not what a term is
     if re.match(r"^[^,]{0,60}?\bas\b", definition):
         return None  # 'The AI RMF refers to an AI system as ...' names how it uses a term, not what the term is
-    clause = re.split(r"[;:]|,\s(?:which|and|but|including|such as|e\.g\.|whereas|while)\b|\s[—–]\s|\.\s",
-                      definition)[0]
+    clause = re.split(r"[;:]|,\s(?:which|and|but|including|such as|e\.g\.|whereas|while)\b|\s[—–]\s|(?<!\b[A-Z])\.\s",
+                      definition)[0]  # not at an initial: '55,000 U.S. housing units'
     if clause.count("“") != clause.count("”"):
         clause = clause.replace("“", "").replace("”", "")
     words = clause.strip().rstrip(".,").split()
