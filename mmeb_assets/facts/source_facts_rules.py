@@ -61,7 +61,7 @@ def _metrics(document: SourceDocument) -> list[str]:
 
 def _table_topics(document: SourceDocument) -> list[str]:
     """Table captions without their numbering (company content never cites 'Table N')."""
-    return [re.sub(r"^(Table|TABLE|Exhibit|EXHIBIT)\s*\d+\s*[:.]\s*", "", t.caption).rstrip(".") for t in document.tables][:6]
+    return [re.sub(r"^(Table|TABLE|tABLE|Exhibit|EXHIBIT)\s*\d+\s*[:.]\s*", "", t.caption).rstrip(".") for t in document.tables][:6]
 
 
 def _datasets(document: SourceDocument) -> list[str]:

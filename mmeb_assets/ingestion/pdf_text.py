@@ -14,10 +14,10 @@ MIN_TEXT_CHARS_PER_DOC = 40
 MIN_TEXT_CHARS_PER_PAGE = 8
 DEFAULT_MAX_PAGES = 500  # a 200-page report ingests in seconds; beyond this, refuse rather than grind
 LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\u00ad": ""}
-CAPTION_RE = re.compile(r"^(?P<kind>Table|TABLE|Exhibit|EXHIBIT|Figure|FIGURE|Fig\.)\s*(?P<number>\d{1,3})"
+CAPTION_RE = re.compile(r"^(?P<kind>Table|TABLE|tABLE|Exhibit|EXHIBIT|Figure|FIGURE|fIGURE|Fig\.)\s*(?P<number>\d{1,3})"
                         r"(?:(?P<sub>(?:\.\s?|[-–])\d{1,2}(?!\d))(?:\s*[:.|\-–—]\s*\S|\s+[A-Z0-9“\"(])"
                         r"|\s*(?P<delim>[:.|])(?!\d)\s*\S)")
-REPEATED_LEAD = re.compile(r"(?<=\n)\s*(?:Table|Exhibit|Figure)\s*\d+(?:[.\-–]\d+)?[.:]?[—–-]?\s*")
+REPEATED_LEAD = re.compile(r"(?<=\n)\s*(?:Table|tABLE|Exhibit|Figure)\s*\d+(?:[.\-–]\d+)?[.:]?[—–-]?\s*")
 SECTION_HEADING_RE = re.compile(r"^(\d+(\.\d+)*\.?\s+)?[A-Z][\w\- ,&:/()]{0,70}$")
 
 
@@ -124,7 +124,7 @@ def _caption_of(text: str) -> tuple[str, int, str] | None:
     match = CAPTION_RE.match(flat)
     if not match:
         return None
-    starts = set(re.findall(r"(?:^|\n)\s*(?:Table|Exhibit|Figure|Fig\.)\s*(\d+)", text))
+    starts = set(re.findall(r"(?:^|\n)\s*(?:Table|tABLE|Exhibit|Figure|fIGURE|Fig\.)\s*(\d+)", text))
     if len(starts) > 1 or re.search(r"(\.\s?){4,}\s*\d+", flat):
         return None  # a list of tables/figures, or a TOC line with dot leaders
     kind = "table" if match.group("kind").lower().startswith(("tab", "exh")) else "figure"  # 'Exhibit 2.2': a report's table

@@ -23,7 +23,7 @@ from mmeb_assets.ingestion.table_words import (Line, column_anchors, is_value, l
                                                value_lines)
 from mmeb_assets.schema.source import Table
 
-CAPTION_START = re.compile(r"^(?:Table|TABLE|Exhibit|EXHIBIT)\s*\d+(?:[.\-–]\s?\d+)?\s*[:.\-–—]")
+CAPTION_START = re.compile(r"^(?:Table|TABLE|tABLE|Exhibit|EXHIBIT)\s*\d+(?:[.\-–]\s?\d+)?\s*[:.\-–—]")
 GROW_UP = 45.0  # points above a candidate whose caption is below it: header rows, a block above a midrule
 
 
