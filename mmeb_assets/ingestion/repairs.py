@@ -13,7 +13,7 @@ from mmeb_assets.schema.source import Table
 
 # A header cell that is a fragment of prose, not a column name: a citation year '(2012)' or a trailing
 # function word ('... is our'). (A sentence alone is a fine header: tables of example messages.)
-PROSE_HEADER = re.compile(r"\((?:19|20)\d\d[a-z]?\)|\b(?:and|of|the|is|our|we|to|that|which)$")
+PROSE_HEADER = re.compile(r"\b[A-Z][a-z]+ \((?:19|20)\d\d[a-z]?\)|\b(?:and|of|the|is|our|we|to|that|which)$")
 
 
 def table_defects(table: Table) -> list[str]:

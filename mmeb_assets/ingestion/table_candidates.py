@@ -15,7 +15,7 @@ from pathlib import Path
 import pymupdf
 
 from mmeb_assets.ingestion.numbers import parse_number
-from mmeb_assets.ingestion.pdf_text import normalize_text
+from mmeb_assets.ingestion.pdf_text import CAPTION_RE, normalize_text
 from mmeb_assets.ingestion.table_words import line_segments
 
 log = logging.getLogger(__name__)
@@ -236,13 +236,23 @@ def areas_around(page: pymupdf.Page, y: float, breaks: tuple[float, ...]) -> tup
     width, height = page.rect.width, page.rect.height
     above = max([b for b in breaks if b < y - 5], default=0.05 * height)
     below = min([b for b in breaks if b > y + 5], default=0.95 * height)
-    line = [b for b in page.get_text("blocks") if b[1] - 2 <= y <= b[3] + 2]
+    line = _caption_line(page, y)
     x0, x1 = (min(b[0] for b in line), max(b[2] for b in line)) if line else (0.08 * width, 0.92 * width)
     if x1 - x0 > 0.55 * width:
         x0, x1 = 0.06 * width, 0.94 * width
     top = max(b[3] for b in line) if line else y + 6
     bottom = min(b[1] for b in line) if line else y - 6
     return (x0 - 6, above + 8, x1 + 6, bottom - 1), (x0 - 6, top + 1, x1 + 6, below - 8)
+
+
+def _caption_line(page: pymupdf.Page, y: float) -> list[tuple]:
+    """The text blocks on the caption's line: its own block where two columns each print a caption
+    at that height (Tables 5 and 6 side by side), else every block the line crosses."""
+    line = [b for b in page.get_text("blocks") if b[1] - 2 <= y <= b[3] + 2]
+    captions = [b for b in line if CAPTION_RE.match(b[4].strip())]
+    if len(captions) > 1:
+        return [min(captions, key=lambda b: abs((b[1] + b[3]) / 2 - y))]
+    return line
 
 
 def caption_areas(page: pymupdf.Page, breaks: tuple[float, ...]) -> list[tuple]:

@@ -8,6 +8,7 @@ columns is one header ('Distor-' / 'tion' -> 'Distortion').
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from mmeb_assets.ingestion.table_words import Line, Phrase
 
@@ -105,10 +106,19 @@ def _spans(lines: list[Line], anchors, horizontal, vertical, stub: int = 0) -> l
                 free = (set(range(len(anchors))) - taken) | own
                 if base[0] >= stub:
                     free -= set(range(stub))
+                free -= _claimed_beside(out, line)
                 span = _centred_run(p, base, anchors, free, lower | own)
             spans.append((p, span or base))
         out.append(_merge_same_span(spans))
     return out
+
+
+def _claimed_beside(done: list[list[tuple[Phrase, Span]]], line: Line) -> set[int]:
+    """Columns a header on the line above spans where the two lines overlap in height: a cell set
+    lower than its neighbours ('Recomm.' beside 'Citation prediction') does not reach under it."""
+    if not done:
+        return set()
+    return {j for p, (a, b) in done[-1] if p.y1 > line.y0 + 0.5 for j in range(a, b + 1)}
 
 
 def _merge_same_span(spans: list[tuple[Phrase, Span]]) -> list[tuple[Phrase, Span]]:
@@ -160,6 +170,8 @@ def _join(upper: str, lower: str) -> str:
     if upper.endswith("-"):
         return f"{upper[:-1]}{lower}" if lower[:1].islower() else f"{upper}{lower}"
     if upper.endswith("–") and lower[:1].isdigit():  # a range broken after its dash ('$10,000–' / '14,999')
+        return f"{upper}{lower}"
+    if re.search(r"\w/$", upper):  # 'Asian/' / 'Pacific Islander' (but 'Murder /' keeps its space)
         return f"{upper}{lower}"
     return f"{upper} {lower}"
 
@@ -235,14 +247,20 @@ def _merged_in_ruled_cells(line: Line, vertical) -> Line:
     return Line(line.y0, line.y1, phrases)
 
 
-def _one_cell(lines: list[Line], k: int, j: int, anchors, stub: int, horizontal) -> bool:
-    """Lines k-1 and k over column j are one header cell: no rule between them over the column, and
-    the stub does not name both lines as levels of their own ('Subtask →' / 'Metric →')."""
-    centre = (anchors[j][0] + anchors[j][1]) / 2
-    ruled = any(lines[k - 1].y1 - 1 <= y <= lines[k].y0 + 1 and x0 - 2 <= centre <= x1 + 2 for x0, y, x1 in horizontal)
+def _one_cell(lines: list[Line], above: int, k: int, j: int, anchors, stub: int, horizontal) -> bool:
+    """Lines `above` and k, the header text over column j on two lines in a row, are one header
+    cell: no rule between them over the column, and the stub does not name both lines as levels of
+    their own ('Subtask →' / 'Metric →'). A neighbour's line may sit between them, a cell centred
+    lower than its neighbours ('BLEU' / 'w.r.t simple' beside a three-line cell)."""
     stub_right = anchors[stub - 1][1] + 2 if stub else anchors[0][0] - 2
-    named = all(any(p.x1 <= stub_right for p in lines[i].phrases) for i in (k - 1, k))
-    return not ruled and not named
+    named = all(any(p.x1 <= stub_right for p in lines[i].phrases) for i in (above, k))
+    return not _ruled_between(lines, above, k, anchors[j], horizontal) and not named
+
+
+def _ruled_between(lines: list[Line], above: int, k: int, anchor: tuple[float, float], horizontal) -> bool:
+    """A rule printed between the two lines over this column: they are two header cells."""
+    centre = (anchor[0] + anchor[1]) / 2
+    return any(lines[above].y1 - 1 <= y <= lines[k].y0 + 1 and x0 - 2 <= centre <= x1 + 2 for x0, y, x1 in horizontal)
 
 
 def _column_paths(lines: list[Line], spans_by_line, anchors, stub: int, horizontal) -> list[list[str]]:
@@ -252,12 +270,16 @@ def _column_paths(lines: list[Line], spans_by_line, anchors, stub: int, horizont
     last_line: list[int] = [-9] * width
     covered = [{j for _p, (a, b) in spans for j in range(a, b + 1)} for spans in spans_by_line]
     sparse = [k > 0 and len(covered[k]) <= 0.5 * len(covered[k - 1]) for k in range(len(lines))]
+    # a head printed again under each head above it ('Train' / 'Dev' / 'Test', each over 'Words/Sent') is a level of its own
+    repeated = [{t for t, n in Counter(p.text for p, _s in spans if not p.numeric).items() if n > 1} for spans in spans_by_line]
     for k, spans in enumerate(spans_by_line):
         for phrase, (a, b) in spans:
             for j in range(a, b + 1):
-                wraps = (last_span[j] == (a, b) and last_line[j] == k - 1 and _close(lines[k - 1], lines[k])
+                above = last_line[j]
+                wraps = (last_span[j] == (a, b) and above >= 0 and _close(lines[above], lines[k])
+                         and (above == k - 1 or not _ruled_between(lines, above, k, anchors[j], horizontal))
                          and (_wrapped(paths[j], phrase.text, sparse[k])
-                              or _one_cell(lines, k, j, anchors, stub, horizontal)))
+                              or phrase.text not in repeated[k] and _one_cell(lines, above, k, j, anchors, stub, horizontal)))
                 if wraps and paths[j]:
                     paths[j][-1] = _join(paths[j][-1], phrase.text)
                 else:

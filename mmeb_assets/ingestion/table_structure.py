@@ -53,17 +53,29 @@ class CellPath:
     unit: str
 
 
-def table_area(cand_bbox: tuple, caption_bbox: tuple, ceiling: float = 0.0) -> tuple:
+def table_area(cand_bbox: tuple, caption_bbox: tuple, ceiling: float = 0.0, horizontal: list[tuple] = ()) -> tuple:
     """The candidate's box, grown up to a caption printed just above it (the extractor may have cut
     the header or a unit line between the two), or up by a few lines when the caption is below (the
-    header rows an extractor left out; `_header_lines` stops at prose and rules). It never grows
-    above `ceiling`: the bottom of the page's nearest other caption above (another table's end)."""
+    header rows an extractor left out; `_header_lines` stops at prose and rules), and further up to
+    the top of the rules of the candidate's width stacked above it (an extractor that kept only the
+    rows under a double rule). It never grows above `ceiling`: the bottom of the page's nearest
+    other caption above (another table's end)."""
     x0, y0, x1, y1 = cand_bbox
     if caption_bbox[3] <= y0 + 3 and y0 - caption_bbox[3] < 70:
         y0 = caption_bbox[3] + 0.5
     elif caption_bbox[1] >= y1 - 3:
-        y0 = max(y0 - GROW_UP, ceiling, 0)
+        y0 = max(min(y0 - GROW_UP, _ruled_top(horizontal, cand_bbox) - 2), ceiling, 0)
     return (x0 - 2, y0, x1 + 2, y1 + 1)
+
+
+def _ruled_top(horizontal: list[tuple], bbox: tuple) -> float:
+    """The highest of the rules as wide as the box that stand above it one close above another."""
+    x0, top, x1, _y1 = bbox
+    for y in sorted((y for a, y, b in horizontal if abs(a - x0) < 8 and abs(b - x1) < 8 and y < top), reverse=True):
+        if top - y > GROW_UP:
+            break
+        top = y
+    return top
 
 
 def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_bbox: tuple) -> list[ReadTable]:

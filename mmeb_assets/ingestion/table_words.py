@@ -60,6 +60,10 @@ class Line:
         return self.y1 - self.y0
 
 
+MAGNITUDE = r"(?:\d+(?:\.\d+)?|\.\d+)[kKMBG]"
+MAGNITUDES = re.compile(rf"{MAGNITUDE}(?:/{MAGNITUDE})?")
+
+
 def is_value(text: str) -> bool:
     """A printed value cell: a number, with an optional marker, spread '(0.3)' or '± 1.2' after it;
     '15 455' (space-grouped thousands), '3.85(28)' and '12 / 44' too."""
@@ -67,6 +71,8 @@ def is_value(text: str) -> bool:
     if re.fullmatch(r"-?\d{1,3}(?: \d{3})+(?:[.,]\d+)?", core) or NEGATIVE_IN_PARENS.match(core):
         return True
     if re.fullmatch(r"\d[\d,.]* / \d[\d,]*", core):  # '12 / 44': a count out of a total
+        return True
+    if MAGNITUDES.fullmatch(core):  # '110M', '1.5B', '7.1M/344k' (words / sentences)
         return True
     core = re.sub(r"(?<=\d)\(", " (", core)
     parts = core.split()
@@ -222,7 +228,7 @@ def line_cells(line: Line, anchors) -> list[str]:
 
 
 def line_segments(page: pymupdf.Page, min_horizontal: float, min_vertical: float,
-                  box_edges_horizontal: bool) -> tuple[list[tuple], list[tuple]]:
+                  box_edges_horizontal: bool, image_rules: bool = False) -> tuple[list[tuple], list[tuple]]:
     """(horizontal, vertical) ruled segments of the page, unjoined: (x0, y, x1) and (y0, x, y1).
     Lines, thin filled rectangles and the sides of stroked boxes at least the given lengths; the
     top and bottom of a box count as horizontal rules only when asked."""
@@ -245,12 +251,26 @@ def line_segments(page: pymupdf.Page, min_horizontal: float, min_vertical: float
                     vertical.extend([(r.y0, r.x0, r.y1), (r.y0, r.x1, r.y1)])
                     if box_edges_horizontal:
                         horizontal.extend([(r.x0, r.y0, r.x1), (r.x0, r.y1, r.x1)])
+    if image_rules:
+        _image_rules(page, min_horizontal, min_vertical, horizontal, vertical)
     return horizontal, vertical
+
+
+def _image_rules(page: pymupdf.Page, min_horizontal: float, min_vertical: float,
+                 horizontal: list, vertical: list) -> None:
+    """Rules painted as stretched one-pixel images: PDFs that went through PostScript draw every
+    table rule as an inline image mask, and no line or rectangle is left to find."""
+    for info in page.get_image_info():
+        x0, y0, x1, y1 = info["bbox"]
+        if y1 - y0 < 2 and x1 - x0 > min_horizontal:
+            horizontal.append((x0, (y0 + y1) / 2, x1))
+        elif x1 - x0 < 2 and y1 - y0 > min_vertical:
+            vertical.append((y0, (x0 + x1) / 2, y1))
 
 
 def rules_near(page: pymupdf.Page, area: tuple) -> tuple[list[tuple], list[tuple]]:
     """(horizontal, vertical) segments inside `area`, short ones and box edges included."""
-    horizontal, vertical = line_segments(page, 5, 4, box_edges_horizontal=True)
+    horizontal, vertical = line_segments(page, 5, 4, box_edges_horizontal=True, image_rules=True)
     x0, y0, x1, y1 = area
     horizontal = _joined([h for h in horizontal if y0 - 4 <= h[1] <= y1 + 4 and h[2] > x0 and h[0] < x1])
     vertical = [v for v in vertical if x0 - 4 <= v[1] <= x1 + 4 and v[2] > y0 and v[0] < y1]

@@ -18,12 +18,13 @@ from mmeb_assets.ingestion.table_grid import grid_structure
 from mmeb_assets.ingestion.table_kind import table_kind
 from mmeb_assets.ingestion.page_columns import within_column
 from mmeb_assets.ingestion.table_structure import read_structure, table_area
+from mmeb_assets.ingestion.table_words import line_segments
 from mmeb_assets.schema.source import Table
 
 log = logging.getLogger(__name__)
 EXTRACTOR_PENALTY = {"camelot-lattice": 0.0, "camelot-stream": 6.0, "pymupdf": 10.0, "pymupdf-words": 4.0,
                      "caption-area-words": 7.0}
-CITATION_CELL = re.compile(r"\((?:19|20)\d\d[a-z]?\)|\bet al\.")
+CITATION_CELL = re.compile(r"\b[A-Z][a-z]+ \((?:19|20)\d\d[a-z]?\)|\bet al\.")  # "Zhu (2010)", not "volume (1996)"
 MULTI_NUMBER_PENALTY = 60.0
 MIN_VALUE_LINE_SHARE = 0.25
 LOOSE_AREAS = ("caption-area-words", "structure-words")  # areas cut by captions, not by the table's own edges
@@ -99,7 +100,8 @@ def _to_tables(caption: Caption, cand: Candidate, doc: pymupdf.Document, caption
     ceiling = max((c.bbox[3] for c in captions if c.page == caption.page and c is not caption
                    and c.bbox[1] < cand.bbox[1] and min(c.bbox[2], cand.bbox[2]) > max(c.bbox[0], cand.bbox[0])),
                   default=0.0)
-    area = within_column(page, table_area(cand.bbox, caption.bbox, ceiling), caption.bbox)
+    horizontal, _vertical = line_segments(page, 20, 4, box_edges_horizontal=True, image_rules=True)
+    area = within_column(page, table_area(cand.bbox, caption.bbox, ceiling, horizontal), caption.bbox)
     read = cand.structure or read_structure(page, area, caption.text, caption.bbox)
     grid_rows = sum(1 for row in cand.grid if sum(parse_number(c) is not None for c in row[1:]) >= 1)
     if (not read or sum(len(t.rows) for t in read) < 0.6 * grid_rows) and cand.grid:
