@@ -135,12 +135,13 @@ def find_pdf(name: str, folders) -> Path | None:
 
 
 def match_tables(label: dict, tables: list) -> list:
-    """Parsed tables for a labelled one: the same printed number (every part; those on the labelled page if
-    any), else those on the labelled page whose caption starts like the labelled caption."""
+    """Parsed tables for a labelled one: the same printed number (every part; those on the labelled page, or
+    a page one of its cells is labelled on, if any), else those on the labelled page whose caption starts like the labelled caption."""
     number = label.get("number")
     if number is not None:
         same = [t for t in tables if t.number == number]
-        on_page = [t for t in same if t.page == label.get("page")]
+        pages = {label.get("page")} | {c.get("page") for c in label.get("cells") or [] if c.get("page")}  # split_pages
+        on_page = [t for t in same if t.page in pages]
         if on_page or same:
             return on_page or same
     return [t for t in tables if t.page == label.get("page") and caption_starts_like(label.get("caption", ""), t.caption)]

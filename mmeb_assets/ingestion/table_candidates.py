@@ -246,11 +246,12 @@ def areas_around(page: pymupdf.Page, y: float, breaks: tuple[float, ...]) -> tup
 
 
 def _caption_line(page: pymupdf.Page, y: float) -> list[tuple]:
-    """The text blocks on the caption's line: its own block where two columns each print a caption
-    at that height (Tables 5 and 6 side by side), else every block the line crosses."""
+    """The caption's own text block, not the prose of the other column beside it (whose paragraph
+    may start above the table's last row) nor a second caption at that height (Tables 5 and 6 side
+    by side); every block the line crosses where no block opens like a caption."""
     line = [b for b in page.get_text("blocks") if b[1] - 2 <= y <= b[3] + 2]
     captions = [b for b in line if CAPTION_RE.match(b[4].strip())]
-    if len(captions) > 1:
+    if captions:
         return [min(captions, key=lambda b: abs((b[1] + b[3]) / 2 - y))]
     return line
 

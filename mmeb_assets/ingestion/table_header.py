@@ -13,6 +13,7 @@ from collections import Counter
 from mmeb_assets.ingestion.table_words import Line, Phrase
 
 Span = tuple[int, int]
+CONTINUED = re.compile(r"\s*(?:[—–-]\s*|\()(?:continued|cont\.)\)?$", re.I)  # 'Projected—Continued' on a table's next page
 LONE_ACCENT = re.compile(r"\s+[ˆ˜¯¨´]+(?=\s|$)")  # the hat of 'P̂@1' printed as a glyph of its own
 
 
@@ -54,8 +55,14 @@ def _overlapping(phrase: Phrase, anchors) -> Span:
     return j, j
 
 
-def _centred_run(phrase: Phrase, base: Span, anchors, free: set[int], lower: set[int]) -> Span:
-    """Grow `base` over free columns that have headers below, while the run stays centred on the phrase."""
+def _width(span: Span) -> int:
+    return span[1] - span[0] + 1
+
+
+def _centred_run(phrase: Phrase, base: Span, anchors, free: set[int], lower: set[int], widest: int = 1) -> Span:
+    """Grow `base` over free columns that have headers below, while the run stays centred on the
+    phrase. A short head centred on the middle one of its columns ('scifi(s)' beside 'philosophy (p)',
+    each over three) grows by one column each side while its neighbours on the line span as many."""
     centres = _centres(anchors)
     pitch = (centres[-1] - centres[0]) / max(len(centres) - 1, 1)
     a, b = base
@@ -74,6 +81,10 @@ def _centred_run(phrase: Phrase, base: Span, anchors, free: set[int], lower: set
         if ok(b + 1):
             options.append((a, b + 1))
         best = min(options, key=lambda s: off(*s), default=None)
+        if ok(a - 1) and ok(b + 1) and b - a + 3 <= widest and off(a - 1, b + 1) <= 0.3 * pitch:
+            best = (a - 1, b + 1)
+            a, b = best
+            continue
         if best is None or off(*best) > 0.3 * pitch or off(*best) > off(a, b) and off(a, b) <= 0.3 * pitch:
             return a, b
         a, b = best
@@ -101,16 +112,27 @@ def _spans(lines: list[Line], anchors, horizontal, vertical, stub: int = 0) -> l
             others = (taken - set(range(base[0], base[1] + 1))) | (set(range(len(anchors))) - lower)
             span = _without(_by_verticals(p, anchors, vertical), base, others) or \
                 _without(_by_rule_under(p, anchors, horizontal, width), base, others)
+            if span is None and _flush_right_head(p, base, anchors):
+                span = base
             if span is None:
                 own = set(range(base[0], base[1] + 1))
                 free = (set(range(len(anchors))) - taken) | own
                 if base[0] >= stub:
                     free -= set(range(stub))
                 free -= _claimed_beside(out, line)
-                span = _centred_run(p, base, anchors, free, lower | own)
+                widest = max((_width(_overlapping(q, anchors)) for q in line.phrases if q is not p), default=1)
+                span = _centred_run(p, base, anchors, free, lower | own, widest)
             spans.append((p, span or base))
         out.append(_merge_same_span(spans))
     return out
+
+
+def _flush_right_head(phrase: Phrase, base: Span, anchors) -> bool:
+    """The phrase is set flush right over one column of right-aligned numbers ('Under-' over
+    'graduate only'), clear of the column to its left: it heads that column alone, however well a
+    wider run would centre on it."""
+    a, b = base
+    return a == b and abs(phrase.x1 - anchors[b][1]) <= 1.5 and (a == 0 or phrase.x0 > anchors[a - 1][1])
 
 
 def _claimed_beside(done: list[list[tuple[Phrase, Span]]], line: Line) -> set[int]:
@@ -285,7 +307,7 @@ def _column_paths(lines: list[Line], spans_by_line, anchors, stub: int, horizont
                 else:
                     paths[j].append(phrase.text)
                 last_span[j], last_line[j] = (a, b), k
-    return [[] if j < stub else [LONE_ACCENT.sub("", level) for level in p] for j, p in enumerate(paths)]
+    return [[] if j < stub else [CONTINUED.sub("", LONE_ACCENT.sub("", level)) for level in p] for j, p in enumerate(paths)]
 
 
 def _wrapped(path: list[str], lower: str, sparse_line: bool) -> bool:

@@ -98,7 +98,17 @@ def split_unit(header: str) -> tuple[str, str]:
     match = IN_TAIL.search(header)
     if match and (unit := as_unit(match.group(1))):
         return header[:match.start()].strip(), unit  # 'Turnover in FFr. millions'
-    return header.strip(), ""
+    return _money_tail(header.strip())
+
+
+def _money_tail(header: str) -> tuple[str, str]:
+    """('Turnover', 'Ffr. m.') from 'Turnover Ffr. m.': a currency and its scale printed after the
+    measure with no 'in' or brackets."""
+    words = header.split()
+    for k in (2, 1):
+        if len(words) > k and CURRENCY.match(words[-k].strip(".")) and (unit := as_unit(" ".join(words[-k:]))):
+            return " ".join(words[:-k]), unit if unit.endswith(".") or not words[-1].endswith(".") else f"{unit}."
+    return header, ""
 
 
 def path_unit(path: list[str]) -> str:

@@ -60,6 +60,7 @@ class Line:
         return self.y1 - self.y0
 
 
+BOUND_SIGN = re.compile(r"^(?:<<?|>>?|≤|≥|≪|≫|≈|~)")  # '<< 0.001', '≤ 5': a bound is a value
 MAGNITUDE = r"(?:\d+(?:\.\d+)?|\.\d+)[kKMBG]"
 MAGNITUDES = re.compile(rf"{MAGNITUDE}(?:/{MAGNITUDE})?")
 
@@ -67,7 +68,7 @@ MAGNITUDES = re.compile(rf"{MAGNITUDE}(?:/{MAGNITUDE})?")
 def is_value(text: str) -> bool:
     """A printed value cell: a number, with an optional marker, spread '(0.3)' or '± 1.2' after it;
     '15 455' (space-grouped thousands), '3.85(28)' and '12 / 44' too."""
-    core = TRAILING_MARKS.sub("", text.strip())
+    core = BOUND_SIGN.sub("", TRAILING_MARKS.sub("", text.strip()), count=1).strip()
     if re.fullmatch(r"-?\d{1,3}(?: \d{3})+(?:[.,]\d+)?", core) or NEGATIVE_IN_PARENS.match(core):
         return True
     if re.fullmatch(r"\d[\d,.]* / \d[\d,]*", core):  # '12 / 44': a count out of a total
@@ -120,7 +121,7 @@ def _phrases(words: list, median_h: float) -> list[Phrase]:
             close = w[0] - last.x1 < gap
             spread = last.numeric and (SPREAD.match(text) and text.startswith("(") or last.text.endswith("±")
                                        or text in {"±", "%"} or text.startswith("±"))
-            spread = spread or _out_of(last.text, text)
+            spread = spread or _out_of(last.text, text) or BOUND_SIGN.fullmatch(last.text) and is_value(text)
             starts_value = is_value(text) and not last.text.endswith(("-", "±")) and not spread
             ends_value = last.numeric and not spread
             grouped = ends_value and re.fullmatch(r"\d{3}(?:[.,]\d+)?%?", text) and re.fullmatch(r"-?\d{1,3}(?: \d{3})*", last.text)
