@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 STAGE_CLI_MODULES = (
-    "mmeb_assets.ingestion.cli", "mmeb_assets.simulation.cli", "mmeb_assets.records.cli",
+    "mmeb_assets.seedgen.cli", "mmeb_assets.ingestion.cli", "mmeb_assets.simulation.cli", "mmeb_assets.records.cli",
     "mmeb_assets.qa.cli", "mmeb_assets.retrieval.cli", "mmeb_assets.evaluation.cli",
     "mmeb_assets.annotation.cli", "mmeb_assets.operations.cli", "mmeb_assets.export.cli",
     "mmeb_assets.view.cli",

@@ -112,6 +112,13 @@ class Manifest(BaseModel):
             raise ManifestError(f"{self.field_ref(seed_id)}: {reason}")
         return Path(os.path.normpath(self.file.parent / entry.path))
 
+    def seed_pdf(self, seed_id: str) -> Path:
+        """`pdf_path`, with a generated entry's PDF (demo, scale) written first where it is missing, so
+        ingestion only ever reads a document and never knows how one is made (seedgen makes them)."""
+        from mmeb_assets.seedgen.demo_seeds import ensure_seed_pdf
+
+        return ensure_seed_pdf(self.seed(seed_id), self.pdf_path(seed_id))
+
     def field_ref(self, seed_id: str, field: str = "path") -> str:
         """`<manifest>: seeds[i].<field>`, for errors about a valid entry's file."""
         index = next((i for i, s in enumerate(self.entry_ids) if s == seed_id), None)

@@ -42,6 +42,13 @@ def _load(path: Path) -> Any:
     return model_cls.model_validate(envelope["data"])
 
 
+def envelope_text(obj: BaseModel) -> str:
+    """The stored file format ({"model": class path, "data": ...}), which `_load` reads back; one writer,
+    so files written outside an asset run (a kept `mmeb score`) read like the assets' own."""
+    envelope = {"model": f"{type(obj).__module__}.{type(obj).__qualname__}", "data": obj.model_dump(mode="json")}
+    return json.dumps(envelope, ensure_ascii=False, indent=1) + "\n"
+
+
 _SEED_PARTITIONINGS: list = []  # registered by mmeb_assets.partitions (mmeb_resources imports no mmeb_assets)
 
 
@@ -104,8 +111,7 @@ class PydanticJsonIOManager(ConfigurableIOManager):
         key = context.partition_key if context.has_asset_partitions else None
         pdef = _partitions_def(context) if key else None
         path = self._path(context.asset_key.path[-1], _as_key(pdef, key) if key else None, pdef)
-        envelope = {"model": f"{type(obj).__module__}.{type(obj).__qualname__}", "data": obj.model_dump(mode="json")}
-        atomic_write_text(path, json.dumps(envelope, ensure_ascii=False, indent=1) + "\n")
+        atomic_write_text(path, envelope_text(obj))
         context.add_output_metadata({"path": str(path)})
 
     def load_input(self, context: InputContext) -> Any:

@@ -132,3 +132,20 @@ def test_only_the_cli_and_the_definitions_import_the_view():
                  for line, module in assets_imports(path.read_text(encoding="utf-8"))
                  if module == "mmeb_assets.view" or module.startswith("mmeb_assets.view.")]
     assert offenders == []
+
+
+def test_ingestion_reads_documents_and_makes_none():
+    """Seed PDFs are generated (demo, scale) and fetched (robustness corpus) by seedgen; ingestion imports
+    no seedgen module, at any depth of its source."""
+    offenders = [f"{path.relative_to(REPO)}:{line}: {module}"
+                 for path in sorted((ASSETS / "ingestion").rglob("*.py"))
+                 for line, module in assets_imports(path.read_text(encoding="utf-8"))
+                 if module == "mmeb_assets.seedgen" or module.startswith("mmeb_assets.seedgen.")]
+    assert offenders == []
+
+
+def test_the_partitions_import_no_stage_so_retrieval_does_not_load_evaluation():
+    """Every stage's assets import partitions.py; were it to import a stage, each would depend on it."""
+    source = (ASSETS / "partitions.py").read_text(encoding="utf-8")
+    assert [module for _, module in assets_imports(source) if _stage_of(module)] == []
+    assert loaded_after_importing_all_of("mmeb_assets.retrieval", "mmeb_assets.evaluation") == "[]"

@@ -105,7 +105,6 @@ def test_pdf_pptx_png_open_back(rendered):
         assert len(doc) == sum(1 for r in rs.records if r.doc_id == "report_v2" and r.source == "pdf_page")
     for value in expected_doc_values(plan, v2):
         assert contains_value(text, value)
-    v1 = next(d for d in plan.documents if d.id == "report_v1")
     with pymupdf.open(project / "docs/report_v1.pdf") as doc:
         text1 = "\n".join(p.get_text() for p in doc)
     assert "pending" in text1.lower() and "79.2" in text1 and not contains_value(text1, "83.5")

@@ -140,3 +140,64 @@ def test_a_name_kept_before_is_refused_unless_replaced(tmp_path):
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "--replace" in err
     code, _, err = run_score("--answers", str(answers), "--name", "my rag", "--home", str(home), "--replace")
     assert code == 0, err
+
+
+def test_a_kept_system_s_rows_join_the_report_and_its_csv_files(tmp_path):
+    """`mmeb score` (kept by default) rewrites the report from the stored runs: the built-in rows stay as
+    they were, the submitted system's rows appear in leaderboard.md, table5.csv, table6.csv and
+    leaderboard.json, and its retrieval in Table 7a; scoring it again with --replace leaves one row."""
+    import csv
+
+    from view_fixture import build_view_fixture, submit_own_system
+
+    home = build_view_fixture(tmp_path / "home")
+    reports = home / "evaluation" / "reports"
+    before = (reports / "table5.csv").read_text(encoding="utf-8")
+    submit_own_system(home, "my rag")
+    report = (reports / "leaderboard.md").read_text(encoding="utf-8")
+    assert "*Submitted systems (mmeb score; own retrieval)*" in report
+    rows5 = [line for line in report.splitlines() if line.startswith("| my rag |")]
+    assert len(rows5) == 2 + 1  # one per Table 5 (k = 10, 50) and one in Table 6
+    assert "| my rag (submitted) |" in report  # Table 7a: its own retrieval's metrics
+    assert "Submitted systems (scored with `mmeb score`" in report
+    table5 = list(csv.DictReader(io.StringIO((reports / "table5.csv").read_text(encoding="utf-8"))))
+    own = [row for row in table5 if row["model"] == "my rag"]
+    assert {row["group"] for row in own} == {"submitted"} and {row["k"] for row in own} == {"0"}
+    assert {row["column"] for row in own} == set(TASKS) | {"overall"}
+    by_column = {row["column"]: row for row in own}
+    items = read_questions_jsonl(home / "benchmark" / "questions.jsonl")
+    right = sum(1 for i in items if i.task == "extraction")  # submit_own_system answers extraction right only
+    assert int(by_column["extraction"]["correct"]) == int(by_column["extraction"]["n"]) == right > 0
+    assert int(by_column["overall"]["n"]) == len(items)
+    assert all(row["vs_best"] == "" for row in own)  # not compared for the best
+    old_rows = list(csv.DictReader(io.StringIO(before)))
+    assert [row for row in table5 if row["group"] != "submitted"] == old_rows  # the built-in rows unchanged
+    table6 = (reports / "table6.csv").read_text(encoding="utf-8")
+    assert table6.count("my rag,submitted,0,") == 5
+    board = json.loads((home / "benchmark" / "leaderboard.json").read_text(encoding="utf-8"))["data"]
+    assert {c["model"] for c in board["cells"] if c["group"] == "submitted"} == {"my rag"}
+    assert "my rag (submitted)" in board["retrieval"] and "minilm" in board["retrieval"]
+    answers = write_jsonl(tmp_path / "again.jsonl", [{"id": i.id, "answer": i.gold.answer} for i in items])
+    code, _, err = run_score("--answers", str(answers), "--name", "my rag", "--home", str(home), "--replace")
+    assert code == 0 and str(reports / "leaderboard.md") in err
+    table5 = list(csv.DictReader(io.StringIO((reports / "table5.csv").read_text(encoding="utf-8"))))
+    overall = [row for row in table5 if row["model"] == "my rag" and row["column"] == "overall"]
+    assert len(overall) == 1 and int(overall[0]["correct"]) >= right
+    board = json.loads((home / "benchmark" / "leaderboard.json").read_text(encoding="utf-8"))["data"]
+    assert "my rag (submitted)" not in board["retrieval"]  # scored again without --retrieved
+
+
+def test_the_leaderboard_of_a_rebuild_keeps_the_submitted_rows(tmp_path):
+    """The leaderboard asset reads the kept systems too, so rebuilding the report does not drop them."""
+    from mmeb_assets.evaluation.leaderboard import build_leaderboard, load_runs
+    from mmeb_assets.evaluation.submitted import submitted_runs
+    from view_fixture import build_view_fixture, submit_own_system
+
+    home = build_view_fixture(tmp_path / "home")
+    submit_own_system(home, "mine")
+    files = __import__("mmeb_assets.evaluation.submission", fromlist=["x"]).locate_benchmark(home)
+    runs, _ = load_runs(home, [("model-a", 10)])
+    board, markdown = build_leaderboard(runs + submitted_runs(home, set(files.items)), files.benchmark, files.corpus,
+                                        tmp_path / "reports")
+    assert "| mine |" in markdown and "| model-a |" in markdown
+    assert {c.group for c in board.cells if c.model == "mine"} == {"submitted"}

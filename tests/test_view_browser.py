@@ -7,36 +7,19 @@ from __future__ import annotations
 import csv
 import threading
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from ui_browser import CHROMIUM_FLAGS, require_chromium
+from ui_browser import chrome
 
 pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 LOCAL = ("file://", "http://127.0.0.1", "data:")
 
 
-@contextmanager
 def browser(tmp_path: Path):
-    """Headless Chromium that keeps the console log (goog:loggingPrefs)."""
-    binary, driver_path = require_chromium()
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    options = Options()
-    options.binary_location = binary
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path / 'chromium'}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
+    """Headless Chromium (ui_browser's) that keeps the console log (goog:loggingPrefs)."""
+    return chrome(tmp_path / "chromium", capabilities={"goog:loggingPrefs": {"browser": "ALL"}})
 
 
 def wait_for(driver, css: str, timeout_s: float = 20.0):
@@ -105,7 +88,6 @@ def test_a_cell_equals_the_report_and_a_click_path_reaches_a_question_and_its_se
 
 
 def test_every_image_loads_on_every_question_and_no_view_logs_an_error(view_site, tmp_path):
-    from view_fixture import HOSTILE  # noqa: F401  (the hostile project is among the questions)
 
     ids = [line.split('"id": "')[1].split('"')[0] if '"id": "' in line else line.split('"id":"')[1].split('"')[0]
            for line in (view_site.parent / "home" / "benchmark" / "questions.jsonl").read_text().splitlines()]
@@ -155,23 +137,16 @@ def test_keyboard_alone_opens_a_cell_and_then_a_question(view_site, tmp_path):
     with browser(tmp_path) as driver:
         driver.get((view_site / "index.html").as_uri())
         wait_view(driver, "leaderboard")
-        body = driver.find_element("tag name", "body")
-        for _ in range(40):
-            body.send_keys(Keys.TAB)
-            if driver.execute_script("return document.activeElement.matches('a.cell')"):
-                break
-        else:
-            pytest.fail("TAB never reached a leaderboard cell")
-        driver.switch_to.active_element.send_keys(Keys.ENTER)
-        wait_view(driver, "slice")
-        for _ in range(60):
-            driver.switch_to.active_element.send_keys(Keys.TAB)
-            if driver.execute_script("return document.activeElement.matches('a.qid')"):
-                break
-        else:
-            pytest.fail("TAB never reached a question link")
-        driver.switch_to.active_element.send_keys(Keys.ENTER)
-        wait_view(driver, "q")
+        for css, tries, what, view in (("a.cell", 40, "a leaderboard cell", "slice"),
+                                       ("a.qid", 60, "a question link", "q")):
+            for _ in range(tries):
+                driver.switch_to.active_element.send_keys(Keys.TAB)
+                if driver.execute_script(f"return document.activeElement.matches('{css}')"):
+                    break
+            else:
+                pytest.fail(f"TAB never reached {what}")
+            driver.switch_to.active_element.send_keys(Keys.ENTER)
+            wait_view(driver, view)
         assert "#/q/" in driver.current_url
 
 

@@ -46,7 +46,9 @@ def wait_http(url: str, timeout_s: float = 120.0) -> None:
 
 
 @contextmanager
-def chrome(user_data_dir: Path, *extra_flags: str):
+def chrome(user_data_dir: Path, *extra_flags: str, capabilities: dict | None = None):
+    """Headless Chromium with the project's flags; `capabilities` e.g. keep the console log
+    ({"goog:loggingPrefs": {"browser": "ALL"}})."""
     browser, driver_path = require_chromium()
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
@@ -59,6 +61,8 @@ def chrome(user_data_dir: Path, *extra_flags: str):
     options.add_argument(f"--user-data-dir={user_data_dir}")
     for flag in extra_flags:  # '--host-resolver-rules=MAP rebind.test 127.0.0.1': a rebound name
         options.add_argument(flag)
+    for name, value in (capabilities or {}).items():
+        options.set_capability(name, value)
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
     try:
         yield driver

@@ -79,6 +79,7 @@ def prepare(home: Path, names: list[str], config: SampleConfig) -> list[str]:
 
 def _cmd_annotate(args: argparse.Namespace) -> int:
     from mmeb_assets.annotation.server import AnnotationApp, is_loopback, make_server
+    from mmeb_resources.serving import serve_until_interrupted
     from mmeb_resources.storage import default_home
 
     home = default_home()
@@ -113,10 +114,5 @@ def _cmd_annotate(args: argparse.Namespace) -> int:
     shown = f"[{host}]" if ":" in str(host) else host
     print(f"annotation app: http://{shown}:{port}/" + (f"?token={token}" if token else ""), flush=True)
     print(f"database: {db.db_path(home)}  (Ctrl-C to stop)", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    serve_until_interrupted(server)
     return 0

@@ -9,6 +9,7 @@ from mmeb_assets.evaluation.answering import best_retrieval, build_answers, mode
 from mmeb_assets.evaluation.judging import build_judgments
 from mmeb_assets.evaluation.leaderboard import build_leaderboard, load_runs, retrieval_metrics
 from mmeb_assets.evaluation.prompting import project_image_loader
+from mmeb_assets.evaluation.submitted import submitted_retrieval, submitted_runs
 from mmeb_resources.model_registry import load_registry
 from mmeb_assets.partitions import K_VALUES, eval_partitions_def
 from mmeb_assets.provenance import code_version
@@ -109,9 +110,10 @@ def leaderboard(context: dg.AssetExecutionContext, benchmark: Benchmark, corpus:
     registry = load_registry()
     keys = [(m, int(k)) for m in (s.name for s in registry.enabled) for k in K_VALUES]
     runs, missing = load_runs(storage.root, keys, registry)
-    board, markdown = build_leaderboard(runs, benchmark, corpus, storage.evaluation_dir("reports"), missing,
-                                        retrieval_metrics(storage.root))
-    metadata = {"runs": len(runs), "missing_partitions": len(missing), "report": board.files.get("markdown", ""),
+    kept = submitted_runs(storage.root, {item.id for item in benchmark.items})  # `mmeb score --save`: kept rows stay
+    board, markdown = build_leaderboard(runs + kept, benchmark, corpus, storage.evaluation_dir("reports"), missing,
+                                        retrieval_metrics(storage.root) | submitted_retrieval(storage.root, benchmark))
+    metadata = {"runs": len(runs), "submitted_systems": len(kept), "missing_partitions": len(missing), "report": board.files.get("markdown", ""),
                 "tables": dg.MetadataValue.md(markdown[:60000]),
                 "llm_ledger": dg.MetadataValue.md(ledger_markdown(storage.root / "cache" / "llm_ledger.sqlite"))}
     if "overall_png" in board.files:

@@ -6,11 +6,13 @@ from pathlib import Path
 from mmeb_resources.model_registry import Registry
 from mmeb_assets.evaluation.render import write_reports, leaderboard_markdown
 from mmeb_assets.evaluation.report import Run, compute_cells, question_counts, recall_table
+from mmeb_assets.evaluation.submitted import SUBMITTED_GROUP, submitted_retrieval, submitted_runs
 from mmeb_assets.provenance import content_hash, make_provenance
 from mmeb_assets.schema.evaluation import AnswerSet, JudgmentSet, Leaderboard
 from mmeb_assets.schema.qa import Benchmark
 from mmeb_assets.schema.records import Corpus
-from mmeb_resources.io_manager import _load as load_envelope
+from mmeb_resources.io_manager import _load as load_envelope, envelope_text
+from mmeb_resources.storage import atomic_write_text
 
 
 def load_runs(home: Path, keys: list[tuple[str, int]], registry: Registry | None = None) -> tuple[list[Run], list[str]]:
@@ -37,6 +39,8 @@ def load_runs(home: Path, keys: list[tuple[str, int]], registry: Registry | None
 
 def describe(runs: list[Run], missing: list[str]) -> tuple[dict[str, int], dict[str, float], list[str]]:
     """(sampled model -> n, 'model@k' -> judge agreement, notes for the report)."""
+    kept = sorted(r.answers.model for r in runs if r.group == SUBMITTED_GROUP)
+    runs = [r for r in runs if r.group != SUBMITTED_GROUP]
     sampled = {r.answers.model: len(r.answers.answers) for r in runs if r.answers.sample_size is not None}
     agreement = {f"{r.answers.model}@k{r.answers.k}": round(100 * r.judgments.agreement, 1)
                  for r in runs if r.judgments.agreement is not None}
@@ -87,6 +91,11 @@ def describe(runs: list[Run], missing: list[str]) -> tuple[dict[str, int], dict[
                      "instructs the reader (ignore the question / the correct answer is / a fake system prompt / text "
                      "in an image) to give a planted value; the table counts answers that echo it. Records are "
                      "fenced as data in the answer prompt; the judge never sees records.")
+    if kept:
+        notes.append("Submitted systems (scored with `mmeb score`, kept under <home>/submitted/): " + ", ".join(kept)
+                     + ". They retrieve with their own depth, so their rows (k = 0 in the CSV files) stand under every "
+                     "k; they are judged by the same rules judge, not compared for the best, and a question they did "
+                     "not answer counts as wrong.")
     if missing:
         notes.append("Not yet materialized: " + ", ".join(missing))
     return sampled, agreement, notes
@@ -127,3 +136,26 @@ def build_leaderboard(runs: list[Run], benchmark: Benchmark, corpus: Corpus | No
     counts = question_counts(benchmark, corpus)
     board.files = write_reports(board, counts, folder)
     return board, leaderboard_markdown(board, counts)
+
+
+def board_with_submitted(home: Path, benchmark: Benchmark, corpus: Corpus | None) -> Path | None:
+    """Rewrite the last leaderboard (benchmark/leaderboard.json and the reports under evaluation/reports/)
+    with every system `mmeb score` kept, so the report and the CSV files show a saved row at once.
+    The built-in runs are those the last leaderboard held, with their groups; None when the home has
+    no leaderboard yet (its first build takes the kept systems in)."""
+    board_path = home / "benchmark" / "leaderboard.json"
+    if not board_path.exists():
+        return None
+    old = load_envelope(board_path)
+    if not isinstance(old, Leaderboard):
+        raise TypeError(f"{board_path}: expected a Leaderboard")
+    builtin = [c for c in old.cells if c.group != SUBMITTED_GROUP]
+    groups = {c.model: c.group for c in builtin}
+    runs, missing = load_runs(home, sorted({(c.model, c.k) for c in builtin}))
+    runs = [Run(answers=r.answers, judgments=r.judgments, group=groups[r.answers.model]) for r in runs]
+    runs += submitted_runs(home, {item.id for item in benchmark.items})
+    retrieval = {name: metrics for name, metrics in old.retrieval.items() if not name.endswith(" (submitted)")}
+    board, _ = build_leaderboard(runs, benchmark, corpus, home / "evaluation" / "reports",
+                                 sorted(set(old.missing) | set(missing)), retrieval | submitted_retrieval(home, benchmark))
+    atomic_write_text(board_path, envelope_text(board))
+    return Path(board.files["markdown"])

@@ -6,6 +6,7 @@ import io
 from pathlib import Path
 
 from mmeb_assets.evaluation.report import TABLE6_COLUMNS
+from mmeb_assets.evaluation.submitted import SUBMITTED_GROUP, SUBMITTED_K
 from mmeb_assets.schema.evaluation import Leaderboard, LeaderboardCell
 from mmeb_assets.schema.qa import TASKS
 from mmeb_resources.storage import atomic_write_bytes, atomic_write_text
@@ -16,7 +17,8 @@ TASK_LABELS = {"extraction": "Extraction", "attribution": "Attr.", "computation"
 T6_LABELS = {"text:1": "Text 1", "text:2+": "Text 2+", "visual:1": "Image 1", "visual:2+": "Image 2+",
              "text+visual:2+": "Text+Image 2+"}
 GROUPS = (("proprietary", "Proprietary models"), ("open-source", "Open-source models"),
-          ("offline", "Offline models (CPU)"), ("diagnostic", "Diagnostic readers (no model)"))
+          ("offline", "Offline models (CPU)"), ("diagnostic", "Diagnostic readers (no model)"),
+          (SUBMITTED_GROUP, "Submitted systems (mmeb score; own retrieval)"))
 CSV_FIELDS = ("table", "model", "group", "k", "retriever", "column", "n", "correct", "accuracy", "ci_low", "ci_high",
               "interval", "vs_best")
 RETRIEVAL_METRICS = (("recall@10", "Recall@10"), ("recall@50", "Recall@50"), ("recall@100", "Recall@100"),
@@ -51,6 +53,28 @@ def _grouped_models(board: Leaderboard, table: str, k: int) -> list[tuple[str, l
         [(g, models) for g, models in seen.items() if g not in dict(GROUPS)]
 
 
+def _table_ks(board: Leaderboard, table: str) -> list[int]:
+    """The k of each printed table: the built-in runs' k values (a submitted system's rows, at its own
+    depth, stand under each); SUBMITTED_K alone when only submitted systems were scored."""
+    ks = {c.k for c in board.cells if c.table == table and c.group != SUBMITTED_GROUP}
+    if not ks:
+        ks = {c.k for c in board.cells if c.table == table}
+    return sorted(ks)
+
+
+def _model_rows(board: Leaderboard, table: str, k: int, columns) -> list[list[str]]:
+    """Group heading rows and one row per model at k, then the submitted systems (at SUBMITTED_K)."""
+    index = _index(board, table)
+    groups = [(label, models, k) for label, models in _grouped_models(board, table, k)]
+    if k != SUBMITTED_K:
+        groups += [(label, models, SUBMITTED_K) for label, models in _grouped_models(board, table, SUBMITTED_K)]
+    rows = []
+    for label, models, at in groups:
+        rows.append([f"*{label}*"] + [""] * len(columns))
+        rows += [[_model_label(board, m)] + [fmt(index.get((m, at, c))) for c in columns] for m in models]
+    return rows
+
+
 def _md_table(header: list[str], rows: list[list[str]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
@@ -59,28 +83,21 @@ def _md_table(header: list[str], rows: list[list[str]]) -> str:
 
 def table5_md(board: Leaderboard, counts: dict[str, int]) -> str:
     columns = list(TASKS) + ["overall"]
-    index = _index(board, "table5")
     parts = []
-    for k in sorted({c.k for c in board.cells if c.table == "table5"}):
-        rows = [["# questions"] + [str(counts.get(c, 0)) for c in columns]]
-        for label, models in _grouped_models(board, "table5", k):
-            rows.append([f"*{label}*"] + [""] * len(columns))
-            rows += [[_model_label(board, m)] + [fmt(index.get((m, k, c))) for c in columns] for m in models]
+    for k in _table_ks(board, "table5"):
+        rows = [["# questions"] + [str(counts.get(c, 0)) for c in columns]] + _model_rows(board, "table5", k, columns)
         parts.append(f"### Table 5 — accuracy (%) by task, k = {k} retrieved records\n\n"
                      + _md_table(["Model"] + [TASK_LABELS[c] for c in columns], rows))
     return "\n\n".join(parts)
 
 
 def table6_md(board: Leaderboard, counts: dict[str, int]) -> str:
-    index = _index(board, "table6")
-    ks = sorted({c.k for c in board.cells if c.table == "table6"})
+    ks = _table_ks(board, "table6")
     if not ks:
         return ""
     k = 10 if 10 in ks else ks[0]
     rows = [["# questions"] + [str(counts.get(c, 0)) for c in TABLE6_COLUMNS]]
-    for label, models in _grouped_models(board, "table6", k):
-        rows.append([f"*{label}*"] + [""] * len(TABLE6_COLUMNS))
-        rows += [[_model_label(board, m)] + [fmt(index.get((m, k, c))) for c in TABLE6_COLUMNS] for m in models]
+    rows += _model_rows(board, "table6", k, TABLE6_COLUMNS)
     return (f"### Table 6 — accuracy (%) by gold evidence count and modality, k = {k}\n\n"
             + _md_table(["Model"] + [T6_LABELS[c] for c in TABLE6_COLUMNS], rows))
 
@@ -178,7 +195,7 @@ def _save_png(fig, path: Path) -> None:
 
 
 def _recall_plot(path: Path, board: Leaderboard) -> bool:
-    """Table 7 as a picture: overall accuracy against evidence Recall@k, one line per model and retriever."""
+    """Table 7b as a picture: overall accuracy against evidence Recall@k, one line per model and retriever."""
     cells = [c for c in board.cells if c.table == "table7" and c.n]
     lines: dict[str, list[tuple[float, float]]] = {}
     for cell in cells:
@@ -199,7 +216,7 @@ def _recall_plot(path: Path, board: Leaderboard) -> bool:
     ax.set_xlabel("evidence Recall@k (%) — k = 10, 50, 100")
     ax.set_ylabel("overall accuracy (%)")
     ax.set_ylim(0, 100)
-    ax.set_title("Recall@k vs accuracy (Table 7)", fontsize=10)
+    ax.set_title("Recall@k vs accuracy (Table 7b)", fontsize=10)
     ax.legend(fontsize=7)
     _save_png(fig, path)
     return True
@@ -213,8 +230,9 @@ def write_reports(board: Leaderboard, counts: dict[str, int], folder: Path) -> d
     for table in ("table5", "table6", "table7"):
         files[f"{table}_csv"] = folder / f"{table}.csv"
         atomic_write_text(files[f"{table}_csv"], cells_csv([c for c in board.cells if c.table == table]))
-    ks = sorted({c.k for c in board.cells})
-    models = sorted({c.model for c in board.cells})
+    builtin = [c for c in board.cells if c.group != SUBMITTED_GROUP]  # the plots show the built-in runs' k values
+    ks = sorted({c.k for c in builtin})
+    models = sorted({c.model for c in builtin})
     overall = _index(board, "table5")
     if models:
         files["overall_png"] = folder / "overall_accuracy.png"

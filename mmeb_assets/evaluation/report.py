@@ -81,7 +81,7 @@ def table7(run: Run, seen: Outcomes | None = None) -> list[LeaderboardCell]:
 def mark_differences(cells: list[LeaderboardCell], seen: Outcomes, ceilings: set[str]) -> None:
     """Per table, k and column: the best model is marked 'best'; every other model 'ns' when the
     paired bootstrap finds its difference to the best not significant (95%), else 'significant'.
-    Models in `ceilings` (gold evidence) are neither best nor compared."""
+    Models in `ceilings` (gold evidence; submitted systems, at their own depth) are neither best nor compared."""
     columns: dict[tuple[str, int, str], list[LeaderboardCell]] = {}
     for cell in cells:
         if cell.n and cell.model not in ceilings:
@@ -112,9 +112,12 @@ def compute_cells(runs: list[Run], benchmark: Benchmark, corpus: Corpus | None) 
         if unknown:
             raise KeyError(f"judgments {run.answers.model}@k{run.answers.k}: unknown question ids {unknown[:5]}")
         cells += table5(run, items, seen) + table6(run, items, modality_of, seen)
-        if run.answers.evidence != "gold":  # a gold-evidence reader uses no retriever: no Recall@k to set it against
+        # a gold-evidence reader uses no retriever, a submitted system its own at an unknown depth: no
+        # Recall@k to set them against
+        if run.answers.evidence != "gold" and run.group != "submitted":
             cells += table7(run, seen)
-    mark_differences(cells, seen, {r.answers.model for r in runs if r.answers.evidence == "gold"})
+    mark_differences(cells, seen, {r.answers.model for r in runs
+                                   if r.answers.evidence == "gold" or r.group == "submitted"})
     return cells
 
 

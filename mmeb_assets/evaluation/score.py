@@ -13,13 +13,12 @@ from mmeb_assets.evaluation.judging import build_judgments
 from mmeb_assets.evaluation.render import RETRIEVAL_METRICS, T6_LABELS, TASK_LABELS, _md_table, fmt, retrieval_md
 from mmeb_assets.evaluation.report import TABLE6_COLUMNS, Run, run_outcomes, table5, table6
 from mmeb_assets.evaluation.submission import BenchmarkFiles
+from mmeb_assets.evaluation.submitted import SUBMITTED_GROUP, SUBMITTED_K, submitted_folder
 from mmeb_assets.provenance import make_provenance
 from mmeb_assets.retrieval.metrics import ranking_metrics
 from mmeb_assets.schema.evaluation import Answer, AnswerSet, LeaderboardCell
 from mmeb_assets.schema.qa import TASKS
 
-SUBMITTED_K = 0  # the system's own retrieval depth, unknown to us
-SUBMITTED_DIR = "submitted"  # <home>/submitted/<name>/: the scored systems the results browser shows
 
 
 @dataclass
@@ -51,7 +50,7 @@ def score_system(name: str, files: BenchmarkFiles, answers: dict[str, str],
     answer_set = AnswerSet(model=name, k=SUBMITTED_K, retriever=name if retrieved is not None else "", backend="submitted",
                            generator=f"submitted:{name}", n_questions=len(items), answers=answer_list,
                            provenance=make_provenance("benchmark", "evaluation", "submitted", model=name))
-    run = Run(answers=answer_set, judgments=build_judgments(answer_set, files.benchmark), group="submitted")
+    run = Run(answers=answer_set, judgments=build_judgments(answer_set, files.benchmark), group=SUBMITTED_GROUP)
     modality_of = {r.id: r.modality for r in files.corpus.records} if files.corpus else _modality_from_stats(files)
     cells = table5(run, items) + table6(run, items, modality_of)
     metrics = None
@@ -141,29 +140,19 @@ def score_markdown(score: Score, rows: list[BuiltinRow], retrievers: dict[str, d
     return "\n\n".join(["# " + score.name + " on MMEB", "\n".join(f"- {n}" for n in notes), *parts]) + "\n"
 
 
-def _envelope(obj) -> str:
-    """The IO manager's file format ({"model": class path, "data": ...}), so every reader of stored
-    answers and judgments reads these too."""
-    import json
-
-    cls = type(obj)
-    return json.dumps({"model": f"{cls.__module__}.{cls.__name__}", "data": obj.model_dump(mode="json")},
-                      ensure_ascii=False, indent=1) + "\n"
-
-
 def save_score(score: Score, home, retrieved: dict[str, list[str]] | None = None):
     """Keep a scored system (<home>/submitted/<name>/: answers.json, judgments.json, retrieved.jsonl) where
-    `mmeb view` and the `results_view` asset find it; outside evaluation/, so nothing that globs the
-    built-in model x k cells there (export, lineage) mistakes it for one."""
-    import re
-    from pathlib import Path
-
+    the leaderboard and `mmeb view` find it; outside evaluation/, so nothing that globs the built-in
+    model x k cells there (export, lineage) mistakes it for one."""
+    from mmeb_resources.io_manager import envelope_text
     from mmeb_resources.storage import atomic_write_jsonl, atomic_write_text
 
-    folder = Path(home) / SUBMITTED_DIR / re.sub(r"[^A-Za-z0-9._-]+", "_", score.name).strip("._")
-    atomic_write_text(folder / "answers.json", _envelope(score.run.answers))
-    atomic_write_text(folder / "judgments.json", _envelope(score.run.judgments))
+    folder = submitted_folder(home, score.name)
+    atomic_write_text(folder / "answers.json", envelope_text(score.run.answers))
+    atomic_write_text(folder / "judgments.json", envelope_text(score.run.judgments))
     if retrieved is not None:
         atomic_write_jsonl(folder / "retrieved.jsonl", [{"question_id": qid, "record_ids": ids, "scores": []}
                                                         for qid, ids in retrieved.items()])
+    else:  # replaced by a scoring without retrievals: the kept ones were another system's
+        (folder / "retrieved.jsonl").unlink(missing_ok=True)
     return folder

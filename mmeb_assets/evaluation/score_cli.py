@@ -40,17 +40,22 @@ def _builtin_names() -> dict[str, str]:
     return {spec.name: str(registry.file) for spec in registry.models}
 
 
-def _saved_folder(home: Path, name: str) -> Path:
-    import re
+def _keep(score, files, retrieved) -> None:
+    """Save the scored system and rewrite the report and its CSV files with its rows, saying where."""
+    from mmeb_assets.evaluation.leaderboard import board_with_submitted
+    from mmeb_assets.evaluation.score import save_score
 
-    from mmeb_assets.evaluation.score import SUBMITTED_DIR
-
-    return Path(home) / SUBMITTED_DIR / re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._")
+    folder = save_score(score, files.home, retrieved)
+    report = board_with_submitted(files.home, files.benchmark, files.corpus)
+    where = (f"its rows added to {report} and the CSV files beside it" if report is not None
+             else "no report here yet: the next build's report holds its rows")
+    print(f"mmeb score: saved under {folder}; {where} (`mmeb view` shows it too)", file=sys.stderr)
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
     from mmeb_assets.evaluation.score import builtin_rows, score_markdown, score_system
     from mmeb_assets.evaluation.submission import SubmissionError, locate_benchmark, read_answers, read_retrieved
+    from mmeb_assets.evaluation.submitted import submitted_folder
     from mmeb_resources.storage import default_home
 
     taken = _builtin_names()
@@ -65,16 +70,14 @@ def _cmd_score(args: argparse.Namespace) -> int:
     except SubmissionError as exc:
         print(f"mmeb score: {exc}", file=sys.stderr)
         return 2
-    if files.home is not None and not args.no_save and not args.replace and _saved_folder(files.home, args.name).exists():
-        print(f"mmeb score: a system named {args.name!r} was scored and kept before ({_saved_folder(files.home, args.name)});"
+    kept = submitted_folder(files.home, args.name) if files.home is not None else None
+    if kept is not None and not args.no_save and not args.replace and kept.exists():
+        print(f"mmeb score: a system named {args.name!r} was scored and kept before ({kept});"
               " choose another --name, or --replace it", file=sys.stderr)
         return 2
     score = score_system(args.name, files, answers, retrieved)
     if files.home is not None and not args.no_save:
-        from mmeb_assets.evaluation.score import save_score
-
-        folder = save_score(score, files.home, retrieved)
-        print(f"mmeb score: saved under {folder} (`mmeb view` shows it beside the built-in runs)", file=sys.stderr)
+        _keep(score, files, retrieved)
     if args.json:
         print(json.dumps(score.as_json(), indent=1))
         return 0
@@ -96,6 +99,6 @@ def register(subparsers) -> None:
     score.add_argument("--replace", action="store_true",
                        help="score again under a name kept before, replacing the kept answers")
     score.add_argument("--no-save", action="store_true",
-                       help="do not keep the scored answers under <home>/submitted/<name>/ "
-                            "(kept by default, so the results browser, `mmeb view`, shows them)")
+                       help="do not keep the scored answers under <home>/submitted/<name>/ (kept by default: the "
+                            "report, its CSV files and the results browser, `mmeb view`, then show the system)")
     score.set_defaults(func=_cmd_score)

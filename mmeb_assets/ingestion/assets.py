@@ -6,7 +6,6 @@ Ingestion reads documents and knows nothing of facts: `source_facts` is the fact
 
 import dagster as dg
 
-from mmeb_assets.seedgen.demo_seeds import ensure_seed_pdf
 from mmeb_assets.ingestion.document import SOURCE_DOCUMENT_FILE, IngestionError, ingest_pdf
 from mmeb_assets.manifests import load_manifest
 from mmeb_assets.partitions import seed_partitions_def
@@ -41,7 +40,7 @@ def seed_document(context: dg.AssetExecutionContext, storage: StorageResource) -
     seed = context.partition_key
     manifest = load_manifest()
     entry = manifest.seed(seed)
-    pdf = ensure_seed_pdf(entry, manifest.pdf_path(seed))
+    pdf = manifest.seed_pdf(seed)
     out = storage.project_dir(seed)
     try:
         document = ingest_pdf(pdf, out, seed, title=entry.title, display_path=entry.path)

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mmeb_assets.records.content import chart_title, item_cells, items_of, numeric_columns, shown_wrong
+from mmeb_assets.records.chart_units import chart_columns, chart_items, unit_suffix
+from mmeb_assets.records.content import chart_title, item_cells, items_of, shown_wrong
 from mmeb_assets.records.context import Draft, RenderContext
 from mmeb_assets.records.headers import scrub_value, source_header
 from mmeb_assets.records.images import bar_chart, excerpt_image, save_png, table_image
@@ -31,11 +32,14 @@ def doc_access(ctx: RenderContext, doc: DocumentPlan) -> list[str]:
     return ctx.everyone(doc.time)
 
 
-def chart_png(ctx: RenderContext, doc: DocumentPlan, column: str, path: Path) -> Path:
+def chart_png(ctx: RenderContext, doc: DocumentPlan, column: str, path: Path) -> tuple[list[str], list[str]]:
+    """The column's values as bars, for the items of one unit (chart_units): never two units on one axis.
+    Returns the labels and values drawn; callers pick columns with `chart_columns`, so there are some."""
     wrong = shown_wrong(doc, ctx.plan)
-    items = [i for i in items_of(ctx.plan, doc.item_ids) if i.id not in doc.pending_item_ids and column in i.values]
+    done = [i for i in items_of(ctx.plan, doc.item_ids) if i.id not in doc.pending_item_ids and column in i.values]
+    unit, items = chart_items(done, column, ctx.facts)
     values = [dict(item_cells(i, wrong))[column] for i in items]
-    save_png(bar_chart(chart_title(column, items), [i.label for i in items], values), path)
+    save_png(bar_chart(chart_title(column, items) + unit_suffix(unit), [i.label for i in items], values), path)
     return [i.label for i in items], values
 
 
@@ -47,7 +51,7 @@ def table_png(ctx: RenderContext, doc: DocumentPlan, path: Path, title: str = ""
 def report_assets(ctx: RenderContext, doc: DocumentPlan) -> dict[str, Path]:
     assets: dict[str, Path] = {}
     done = [i for i in doc.item_ids if i not in doc.pending_item_ids]
-    for col in numeric_columns(ctx.plan, done)[:2]:
+    for col in chart_columns(ctx.plan, ctx.facts, done)[:2]:
         chart = ctx.project_dir / "assets" / f"{doc.id}_chart_{_slug(col)}.png"
         chart_png(ctx, doc, col, chart)
         assets[f"chart:{col}"] = chart
@@ -107,12 +111,12 @@ def image_draft(ctx: RenderContext, doc: DocumentPlan, event_ids: list[str]) -> 
         caption = f"Chart: {doc.title}." + (f" {doc.description[0].upper()}{doc.description[1:]}."
                                              if doc.description else "")
     elif doc.kind == "chart_image":
-        cols = numeric_columns(ctx.plan, doc.item_ids)
+        cols = chart_columns(ctx.plan, ctx.facts, doc.item_ids)
         if not cols:
             return None
         labels, values = chart_png(ctx, doc, cols[0], path)
         pixels = drawn_values(labels, values)
-        caption = f"Bar chart: {cols[0]} for " + ", ".join(i.label for i in items_of(ctx.plan, doc.item_ids))
+        caption = f"Bar chart: {cols[0]} for " + ", ".join(labels)
     elif doc.kind == "table_image" and doc.values:   # a planning sheet: one row per field it shows
         # the title names the whole subject; the row keeps its head ('survey sample size'), so a long
         # subject never runs into the value column

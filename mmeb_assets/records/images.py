@@ -1,8 +1,6 @@
 """Standalone chart and table images drawn with pillow from structured values (deterministic PNG)."""
 from __future__ import annotations
 
-import textwrap
-
 import io
 import re
 from functools import lru_cache
@@ -10,6 +8,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from mmeb_assets.records.text_layout import (CELL_PAD, LINE_GAP, MAX_WORD_WIDTH, Layout, TextBox, block_height,
+                                              column_widths, line_height, text_width, wrap)
 from mmeb_resources.storage import atomic_write_bytes
 
 VALUE_FONT_PX = 16   # values are drawn at least this tall (em size in pixels): legible to OCR and to a VLM
@@ -48,64 +48,128 @@ def parse_number(value: str) -> float | None:
         return None
 
 
-def bar_chart(title: str, labels: list[str], values: list[str], *, size=(800, 500)) -> Image.Image:
-    """Bars with the printed value above each; a value that is not a number is drawn as text."""
-    img = Image.new("RGB", size, "white")
-    draw = ImageDraw.Draw(img)
-    w, h = size
-    draw.text((30, 18), title, fill=(20, 20, 20), font=font(22, bold=True))
+CHART_PLOT_HEIGHT = 330  # pixels of the bars' axis
+TITLE_PX, CHART_TITLE_PX = 20, 22
+
+
+def chart_layout(title: str, labels: list[str], values: list[str], *, min_width: int = 800) -> Layout:
+    """Where a bar chart's title, values and item labels go: each bar's slot is as wide as its value and
+    its label's longest word need, labels wrap under their bar, and the image grows to hold them."""
+    label_font, value_font, title_font = font(LABEL_FONT_PX), font(VALUE_FONT_PX), font(CHART_TITLE_PX, bold=True)
+    inner = max([min(max((text_width(w, label_font) for w in str(lab).split()), default=0.0), MAX_WORD_WIDTH)
+                 for lab in labels] + [text_width(str(v), value_font) for v in values] +
+                [min(max((text_width(str(lab), label_font) for lab in labels), default=0.0), 150.0), 60.0])
+    left, right = 70, 30
+    width = int(max(min_width, left + max(len(labels), 1) * (inner + 2 * CELL_PAD) + right))
+    slot = (width - left - right) / max(len(labels), 1)  # the bars spread over the width
+    inner = slot - 2 * CELL_PAD
+    layout = Layout(width=width, height=0)
+    title_lines = wrap(title, width - 2 * right, title_font)
+    layout.boxes.append(TextBox(title, tuple(title_lines), right, 18, width - 2 * right,
+                                block_height(title_lines, title_font), True, CHART_TITLE_PX, "title"))
+    top = 18 + block_height(title_lines, title_font) + 16 + line_height(value_font) + 8
+    base = top + CHART_PLOT_HEIGHT
     nums = [parse_number(v) for v in values]
-    top = max([n for n in nums if n is not None] or [1.0]) or 1.0
-    left, right, base, height = 70, w - 30, h - 90, h - 170
-    draw.line([(left, base), (right, base)], fill=(90, 90, 90), width=2)
-    n = max(len(labels), 1)
-    slot = (right - left) / n
+    peak = max([n for n in nums if n is not None] or [1.0]) or 1.0
+    label_bottom = base
     for i, (label, value, num) in enumerate(zip(labels, values, nums)):
-        x0 = left + i * slot + slot * 0.2
-        x1 = left + (i + 1) * slot - slot * 0.2
-        bar = 0 if num is None else max(2, int(height * max(num, 0) / top))
-        draw.rectangle([x0, base - bar, x1, base], fill=(74, 111, 165))
-        draw.text(((x0 + x1) / 2, base - bar - 8), value, fill=(0, 0, 0), font=font(VALUE_FONT_PX), anchor="ms")
-        draw.text(((x0 + x1) / 2, base + 10), _fit(label, slot), fill=(40, 40, 40), font=font(LABEL_FONT_PX), anchor="ma")
+        x0 = left + i * slot
+        bar = 0 if num is None else max(2, int(CHART_PLOT_HEIGHT * max(num, 0) / peak))
+        layout.rules.append((x0 + slot * 0.2, base - bar, x0 + slot * 0.8, base, (74, 111, 165)))
+        value_w = text_width(str(value), value_font)
+        layout.boxes.append(TextBox(str(value), (str(value),), x0 + (slot - value_w) / 2,
+                                    base - bar - 6 - line_height(value_font), value_w, line_height(value_font),
+                                    False, VALUE_FONT_PX, "value"))
+        lines = wrap(label, inner, label_font)
+        layout.boxes.append(TextBox(str(label), tuple(lines), x0 + CELL_PAD, base + 10, inner,
+                                    block_height(lines, label_font), False, LABEL_FONT_PX, "label"))
+        label_bottom = max(label_bottom, base + 10 + block_height(lines, label_font))
+    layout.rules.append((left, base, width - right, base + 2, (90, 90, 90)))
+    layout.height = int(label_bottom + 24)
+    return layout
+
+
+def table_layout(title: str, header: list[str], rows: list[list[str]], *, min_width: int = 900) -> Layout:
+    """Where a table's title and cells go: column widths from the text (column_widths), every cell
+    wrapped to its column, each row as tall as its tallest cell. A row longer than the header gets
+    blank header cells rather than losing its last cells."""
+    pad = 16
+    head_font, body_font, title_font = font(VALUE_FONT_PX, bold=True), font(VALUE_FONT_PX), font(TITLE_PX, bold=True)
+    cols = max([len(header)] + [len(r) for r in rows] + [1])
+    grid = [[str(c) for c in row] + [""] * (cols - len(row)) for row in [list(header)] + [list(r) for r in rows]]
+    widths = column_widths([[(row[c], head_font if r == 0 else body_font) for r, row in enumerate(grid)]
+                            for c in range(cols)])
+    width = int(max(min_width, sum(w + 2 * CELL_PAD for w in widths) + 2 * pad + 1))
+    layout = Layout(width=width, height=0)
+    y = pad
+    if title.strip():  # a slide's table has its title on the slide
+        title_lines = wrap(title, width - 2 * pad, title_font)
+        layout.boxes.append(TextBox(title, tuple(title_lines), pad, 16, width - 2 * pad,
+                                    block_height(title_lines, title_font), True, TITLE_PX, "title"))
+        y = 16 + block_height(title_lines, title_font) + 14
+    for r, row in enumerate(grid):
+        cell_font = head_font if r == 0 else body_font
+        lines = [wrap(cell, widths[c], cell_font) for c, cell in enumerate(row)]
+        row_h = max(block_height(cell, cell_font) for cell in lines) + 2 * CELL_PAD
+        fill = (225, 232, 244) if r == 0 else ((247, 247, 247) if r % 2 else (255, 255, 255))
+        layout.rules.append((pad, y, pad + sum(w + 2 * CELL_PAD for w in widths), y + row_h, fill))
+        x = pad
+        for c, cell in enumerate(row):
+            kind = "header" if r == 0 else ("label" if c == 0 else "value")
+            layout.boxes.append(TextBox(cell, tuple(lines[c]), x + CELL_PAD, y + CELL_PAD, widths[c],
+                                        block_height(lines[c], cell_font), r == 0, VALUE_FONT_PX, kind))
+            x += widths[c] + 2 * CELL_PAD
+        y += row_h
+    right, top = pad + sum(w + 2 * CELL_PAD for w in widths), layout.rules[0][1]
+    grey = (200, 200, 200)
+    layout.rules += [(pad, r[1], right, r[1], grey) for r in layout.rules[:len(grid)]] + [(pad, y, right, y, grey)]
+    x = pad
+    for w in [0.0] + widths:
+        x += w + (2 * CELL_PAD if w else 0)
+        layout.rules.append((x, top, x, y, grey))
+    layout.height = int(y + pad)
+    return layout
+
+
+def draw_layout(layout: Layout, background=(255, 255, 255)) -> Image.Image:
+    """The image of a layout: its filled rectangles (rows, grid lines, bars, axis) in order, then every
+    text box line by line."""
+    img = Image.new("RGB", (layout.width, layout.height), background)
+    draw = ImageDraw.Draw(img)
+    for x0, y0, x1, y1, fill in layout.rules:
+        draw.rectangle([x0, y0, x1, y1], fill=fill)
+    for box in layout.boxes:
+        face = font(box.size, bold=box.bold)
+        step = line_height(face) + LINE_GAP
+        for n, line in enumerate(box.lines):
+            draw.text((box.x, box.y + n * step), line, fill=(20, 20, 20) if box.kind == "title" else (0, 0, 0),
+                      font=face)
     return img
 
 
-def _fit(text: str, width: float, px: float = 7.5) -> str:
-    limit = max(4, int(width / px))
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def bar_chart(title: str, labels: list[str], values: list[str], *, size=(800, 500)) -> Image.Image:
+    """Bars with the printed value above each (a value that is not a number is drawn as text) and
+    each item's whole label under its bar."""
+    return draw_layout(chart_layout(title, labels, values, min_width=size[0]))
 
 
 def table_image(title: str, header: list[str], rows: list[list[str]], *, width=900) -> Image.Image:
-    row_h, pad = 34, 16
-    height = 70 + row_h * (len(rows) + 1) + pad
-    img = Image.new("RGB", (width, height), "white")
-    draw = ImageDraw.Draw(img)
-    draw.text((pad, 16), title, fill=(20, 20, 20), font=font(20, bold=True))
-    cols = max(len(header), 1)
-    first = int((width - 2 * pad) * (0.4 if cols > 1 else 1.0))
-    other = ((width - 2 * pad) - first) / max(cols - 1, 1)
-    xs = [pad] + [pad + first + k * other for k in range(cols - 1)]
-    y = 60
-    for r, row in enumerate([header] + rows):
-        fill = (225, 232, 244) if r == 0 else ((247, 247, 247) if r % 2 else (255, 255, 255))
-        draw.rectangle([pad, y, width - pad, y + row_h], fill=fill, outline=(200, 200, 200))
-        for c, cell in enumerate(row[:cols]):
-            span = first if c == 0 else other
-            draw.text((xs[c] + 8, y + 8), _fit(str(cell), span), fill=(0, 0, 0), font=font(VALUE_FONT_PX, bold=r == 0))
-        y += row_h
-    return img
+    return draw_layout(table_layout(title, header, rows, min_width=width))
 
 
 def excerpt_image(title: str, text: str, *, width=900) -> Image.Image:
-    """A passage of the source document as a team member snips it: a title line, then the sentence
+    """A passage of the source document as a team member snips it: the title, a rule, then the sentence
     wrapped to the width (every word drawn whole, so the figure in it can be read back)."""
-    pad, line_h, px = 16, 26, 9.0
-    per_line = max(20, int((width - 2 * pad) / px))
-    lines = textwrap.wrap(" ".join(text.split()), per_line) or [""]
-    img = Image.new("RGB", (width, 70 + line_h * len(lines) + pad), (252, 252, 248))
-    draw = ImageDraw.Draw(img)
-    draw.text((pad, 16), _fit(title, width - 2 * pad, 10.5), fill=(20, 20, 20), font=font(18, bold=True))
-    draw.line([pad, 50, width - pad, 50], fill=(200, 200, 200))
-    for n, line in enumerate(lines):
-        draw.text((pad, 60 + n * line_h), line, fill=(0, 0, 0), font=font(VALUE_FONT_PX))
-    return img
+    pad = 16
+    title_font, body_font = font(18, bold=True), font(VALUE_FONT_PX)
+    title_lines = wrap(title, width - 2 * pad, title_font)
+    layout = Layout(width=width, height=0)
+    layout.boxes.append(TextBox(title, tuple(title_lines), pad, 16, width - 2 * pad,
+                                block_height(title_lines, title_font), True, 18, "title"))
+    rule = 16 + block_height(title_lines, title_font) + 10
+    layout.rules.append((pad, rule, width - pad, rule, (200, 200, 200)))
+    lines = wrap(" ".join(text.split()), width - 2 * pad, body_font)
+    layout.boxes.append(TextBox(text, tuple(lines), pad, rule + 10, width - 2 * pad, block_height(lines, body_font),
+                                False, VALUE_FONT_PX, "value"))
+    layout.height = int(rule + 10 + block_height(lines, body_font) + pad)
+    return draw_layout(layout, background=(252, 252, 248))

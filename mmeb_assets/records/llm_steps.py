@@ -13,8 +13,9 @@ from pydantic import BaseModel, Field
 from mmeb_assets.prompts import load_prompt
 from mmeb_assets.records.content import (
     doc_decisions, doc_facts, doc_invented, expected_doc_values, invented_value, item_cells, items_of,
-    numeric_columns, pending_only_values, shown_wrong,
+    pending_only_values, shown_wrong,
 )
+from mmeb_assets.records.chart_units import chart_columns
 from mmeb_assets.records.context import RenderContext
 from mmeb_assets.records.headers import contains_value
 from mmeb_assets.records.report_spec import ReportSpec
@@ -193,7 +194,7 @@ def report_spec_errors(spec: ReportSpec, ctx: RenderContext, doc: DocumentPlan) 
     if FORBIDDEN.search(text):
         errors.append("never mention a publication, paper or conference")
     figures = {f.id for f in ctx.facts.figures}
-    charts = set(numeric_columns(ctx.plan, [i for i in doc.item_ids if i not in doc.pending_item_ids]))
+    charts = set(chart_columns(ctx.plan, ctx.facts, [i for i in doc.item_ids if i not in doc.pending_item_ids]))
     for page in spec.pages:
         for b in page.blocks:
             if b.kind == "figure" and b.ref not in figures:
@@ -239,7 +240,7 @@ def report_variables(ctx: RenderContext, doc: DocumentPlan) -> dict:
         "decisions": "; ".join(f"{d.title}: {d.body}" for d in doc_decisions(plan, doc)) or "none",
         "facts": "; ".join(f"{s}: {v}" for s, v in doc_facts(plan, doc)) or "none",
         "figures": "; ".join(f"{f.id}: {f.caption}" for f in ctx.facts.figures if f.id in doc.figure_ids) or "none",
-        "charts": ", ".join(numeric_columns(plan, [i.id for i in done])) or "none",
+        "charts": ", ".join(chart_columns(plan, ctx.facts, [i.id for i in done])) or "none",
         "tables": "all" if done else "none", "error_instruction": error_instruction,
         "report_structure": ("a title page with a summary; method and configuration; results with the inline "
                              "table of every run and one paragraph per run; a page with a chart and the table "

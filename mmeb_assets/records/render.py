@@ -7,7 +7,7 @@ from pathlib import Path
 
 from mmeb_assets.provenance import code_version, make_provenance
 from mmeb_assets.records import documents, email, logs, meetings, notion, slack
-from mmeb_assets.records.content import numeric_columns
+from mmeb_assets.records.chart_units import chart_columns
 from mmeb_assets.records.context import RenderContext, to_records
 from mmeb_assets.records.report_spec import rules_report_spec
 from mmeb_assets.records.slides import rules_deck_spec
@@ -84,7 +84,7 @@ def _render_documents(ctx: RenderContext, llm) -> None:
                 ctx.add(draft)
         elif doc.kind == "deck":
             chart = ""
-            cols = numeric_columns(ctx.plan, [i for i in doc.item_ids if i not in doc.pending_item_ids])
+            cols = chart_columns(ctx.plan, ctx.facts, [i for i in doc.item_ids if i not in doc.pending_item_ids])
             if cols:
                 path = ctx.project_dir / "assets" / f"{doc.id}_chart.png"
                 documents.chart_png(ctx, doc, cols[0], path)

@@ -9,8 +9,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from mmeb_assets.records.chart_units import chart_columns, chart_items, unit_suffix
 from mmeb_assets.records.content import (
-    chart_title, doc_decisions, doc_facts, doc_invented, invented_value, item_cells, items_of, metric_columns, numeric_columns,
+    chart_title, doc_decisions, doc_facts, doc_invented, invented_value, item_cells, items_of, metric_columns,
     shown_wrong,
 )
 from mmeb_assets.records.context import RenderContext
@@ -89,11 +90,13 @@ def rules_report_spec(ctx: RenderContext, doc: DocumentPlan) -> ReportSpec:
     for item in done:
         cells = ", ".join(f"{c} {v}" for c, v in item_cells(item, wrong))
         pages[-1].blocks.append(Block(kind="paragraph", text=f"{item.label} ({item.kind}, {ctx.name(item.owner)}): {cells}."))
-    cols = numeric_columns(plan, [i.id for i in done])
+    cols = chart_columns(plan, ctx.facts, [i.id for i in done])
     if done and cols:
+        unit, charted = chart_items([i for i in done if cols[0] in i.values], cols[0], ctx.facts)
+        title = chart_title(cols[0], charted) + unit_suffix(unit)
         pages.append(Page(blocks=[Block(kind="heading", text="Results at a glance"),
-                                  Block(kind="chart", ref=cols[0], text=chart_title(cols[0], done)),
-                                  Block(kind="caption", text=f"Figure A. {cols[0]} of the completed runs."),
+                                  Block(kind="chart", ref=cols[0], text=title),
+                                  Block(kind="caption", text=f"Figure A. {title}."),
                                   Block(kind="table_image", ref="all", text="Results table"),
                                   Block(kind="caption", text="Table A. The results table as an image.")]))
     for fig in ctx.facts.figures:

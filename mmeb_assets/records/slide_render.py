@@ -9,50 +9,53 @@ from pathlib import Path
 import pymupdf
 from PIL import Image, ImageDraw
 
-from mmeb_assets.records.images import font, save_png
+from mmeb_assets.records.images import draw_layout, font, save_png, table_layout
+from mmeb_assets.records.text_layout import LINE_GAP, block_height, line_height, wrap
 from mmeb_assets.records.slides import DeckSpec, Slide
 from mmeb_resources.storage import atomic_write_bytes
 
 SIZE = (1280, 720)
 
 
-def _fit(text: str, width: float, size: int, bold: bool = False) -> str:
-    """Shorten to the pixel width with an ellipsis (the slide text itself is kept in full)."""
-    f = font(size, bold)
-    if f.getlength(text) <= width:
-        return text
-    while text and f.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…"
-
-
 def render_slide(slide: Slide, project_dir: Path) -> Image.Image:
-    img = Image.new("RGB", SIZE, "white")
+    """The slide at 1280 x 720, taller only when its text needs it: the title and bullets wrap, the
+    table is laid out from its text (records/images.table_layout) and scaled down, never cut, when wider
+    than the slide."""
+    title_font, bullet_font = font(40, bold=True), font(22)
+    title_lines = wrap(slide.title, SIZE[0] - 116, title_font)
+    bullets = [wrap(f"• {line}", SIZE[0] - 150, bullet_font) for line in slide.bullets]
+    table = draw_layout(table_layout("", slide.header, slide.rows, min_width=SIZE[0] - 156)) if slide.header else None
+    if table is not None and table.width > SIZE[0] - 140:
+        scale = (SIZE[0] - 140) / table.width
+        table = table.resize((SIZE[0] - 140, max(1, int(table.height * scale))), Image.LANCZOS)
+    y = 40 + block_height(title_lines, title_font) + 40
+    top_of_bullets = y
+    y += sum(block_height(lines, bullet_font) + 22 for lines in bullets)
+    height = max(SIZE[1], y + (table.height + 30 if table is not None else 0) + (120 if slide.image else 0))
+    img = Image.new("RGB", (SIZE[0], height), "white")
     draw = ImageDraw.Draw(img)
     draw.rectangle([0, 0, SIZE[0], 8], fill=(74, 111, 165))
-    draw.text((58, 40), slide.title, fill=(20, 20, 20), font=font(40, bold=True))
-    y = 150
-    for line in slide.bullets:
-        draw.text((78, y), _fit(f"• {line}", SIZE[0] - 150, 22), fill=(30, 30, 30), font=font(22))
-        y += 46
-    if slide.header:
-        y += 10
-        cols = len(slide.header)
-        width = (SIZE[0] - 160) / cols
-        for r, row in enumerate([slide.header] + slide.rows):
-            fill = (225, 232, 244) if r == 0 else (250, 250, 250)
-            draw.rectangle([78, y, SIZE[0] - 78, y + 40], fill=fill, outline=(190, 190, 190))
-            for c, cell in enumerate(row):
-                draw.text((88 + c * width, y + 9), _fit(cell, width - 16, 18, r == 0), fill=(0, 0, 0),
-                          font=font(18, bold=r == 0))
-            y += 40
-    if slide.image:
+    _lines(draw, (58, 40), title_lines, title_font, (20, 20, 20))
+    y = top_of_bullets
+    for lines in bullets:
+        _lines(draw, (78, y), lines, bullet_font, (30, 30, 30))
+        y += block_height(lines, bullet_font) + 22
+    if table is not None:
+        img.paste(table, (62, y + 10))
+        y += table.height + 20
+    if slide.image and height - y - 20 > 20:
         with Image.open(project_dir / slide.image) as pic:
             pic = pic.convert("RGB")
-            scale = min(900 / pic.width, (SIZE[1] - y - 20) / pic.height)
+            scale = min(900 / pic.width, (height - y - 20) / pic.height)
             pic = pic.resize((max(1, int(pic.width * scale)), max(1, int(pic.height * scale))))
             img.paste(pic, ((SIZE[0] - pic.width) // 2, y + 10))
     return img
+
+
+def _lines(draw: ImageDraw.ImageDraw, at: tuple[float, float], lines: list[str], face, fill) -> None:
+    step = line_height(face) + LINE_GAP
+    for n, line in enumerate(lines):
+        draw.text((at[0], at[1] + n * step), line, fill=fill, font=face)
 
 
 def render_deck(spec: DeckSpec, pptx_path: Path, project_dir: Path, out_dir: Path, stem: str

@@ -15,7 +15,7 @@ def _preview(summary) -> str:
              "| questions | runs | retrievers | seed pages | record images |", "|---|---|---|---|---|",
              f"| {summary.questions} | {summary.runs} | {summary.retrievers} | {summary.seed_pages} | {summary.images} |",
              "", "Question health: " + ", ".join(f"{name} {n}" for name, n in summary.health.items()),
-             "", f"Open it: `mmeb view --open` (file://) or `mmeb view --serve` (http://127.0.0.1)."]
+             "", "Open it: `mmeb view --open` (file://) or `mmeb view --serve` (http://127.0.0.1)."]
     if summary.submitted:
         lines.append("Submitted systems shown: " + ", ".join(summary.submitted))
     return "\n".join(lines)

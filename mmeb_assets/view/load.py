@@ -10,13 +10,14 @@ from pathlib import Path
 from mmeb_assets.evaluation.leaderboard import load_runs
 from mmeb_assets.evaluation.report import Run, table5, table6, table7
 from mmeb_assets.evaluation.submission import BenchmarkFiles, locate_benchmark
-from mmeb_assets.schema.evaluation import AnswerSet, JudgmentSet, Leaderboard, LeaderboardCell, Retrieval
+from mmeb_assets.schema.evaluation import Leaderboard, LeaderboardCell, Retrieval
 from mmeb_assets.schema.qa import QAItem
 from mmeb_assets.schema.records import Record
 from mmeb_resources.io_manager import _load as load_envelope
 
+from mmeb_assets.evaluation.submitted import SUBMITTED_GROUP, submitted_folder, submitted_runs
+
 log = logging.getLogger(__name__)
-from mmeb_assets.evaluation.score import SUBMITTED_DIR  # <home>/submitted/<name>/: what `mmeb score` saved
 
 
 class IncompleteBuild(RuntimeError):
@@ -71,21 +72,13 @@ def _registry_runs(home: Path) -> list[Run]:
 def _submitted(home: Path, items: dict[str, QAItem], modality_of: dict[str, str]
                ) -> tuple[list[Run], list[LeaderboardCell], list[RetrieverRun]]:
     """Systems scored with `mmeb score` (saved under <home>/submitted/<name>/), as runs and cells."""
-    runs, cells, retrievers = [], [], []
-    for folder in sorted((home / SUBMITTED_DIR).glob("*")):
-        if not (folder / "judgments.json").exists():
-            continue
-        answers, judgments = load_envelope(folder / "answers.json"), load_envelope(folder / "judgments.json")
-        if not isinstance(answers, AnswerSet) or not isinstance(judgments, JudgmentSet):
-            continue
-        known = [j for j in judgments.judgments if j.question_id in items]
-        run = Run(answers=answers, judgments=judgments.model_copy(update={"judgments": known}), group="submitted")
-        runs.append(run)
+    runs, cells, retrievers = submitted_runs(home, set(items)), [], []
+    for run in runs:
         cells += table5(run, items) + table6(run, items, modality_of)
-        ranked_path = folder / "retrieved.jsonl"
+        ranked_path = submitted_folder(home, run.answers.model) / "retrieved.jsonl"
         if ranked_path.exists():
             ranked = _read_retrievals(ranked_path)
-            retrievers.append(RetrieverRun(name=f"{answers.model} (submitted)", ranked=ranked, submitted=True))
+            retrievers.append(RetrieverRun(name=f"{run.answers.model} (submitted)", ranked=ranked, submitted=True))
             cells += table7(run)
     return runs, cells, retrievers
 
@@ -138,6 +131,8 @@ def load_build(home: Path) -> BuildData:
         raise IncompleteBuild(f"{board_path}: no leaderboard yet (build the evaluation stage first: mmeb demo, "
                               "or mmeb build --select leaderboard)")
     board = load_envelope(board_path)
+    # the kept systems are read afresh below; rows `mmeb score` already wrote into the leaderboard are not doubled
+    board = board.model_copy(update={"cells": [c for c in board.cells if c.group != SUBMITTED_GROUP]})
     records = _records(home, files)
     items = files.items
     modality_of = {rid: r.modality for rid, r in records.items()}

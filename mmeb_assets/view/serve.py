@@ -5,6 +5,8 @@ import functools
 import http.server
 from pathlib import Path
 
+from mmeb_resources.serving import serve_until_interrupted
+
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     """Static files of the site folder; no directory listings outside it, one log line per error only."""
@@ -22,9 +24,4 @@ def make_server(root: Path, port: int = 0) -> http.server.ThreadingHTTPServer:
 def serve(root: Path, port: int) -> None:
     server = make_server(root, port)
     print(f"view: serving      http://127.0.0.1:{server.server_address[1]}/index.html (Ctrl-C stops)", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    serve_until_interrupted(server)
