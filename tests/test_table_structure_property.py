@@ -64,17 +64,6 @@ def check(specs: list[TableSpec], workdir: Path) -> None:
 
 
 # A seed shrinks to an unrelated table, so there is no shrinking: the first failing example is reported.
-# Known gaps of the reader, each a strict xfail: the day one is fixed, its test fails until the mark
-# goes (issue 36's closing note lists them).
-KNOWN_GAPS = {
-    ("flat", "grid"): "small ruled tables (2 columns, 3 rows): no extractor candidate is assigned to the caption",
-    ("row_groups", "booktabs"): "a group label directly under the header rule is lost when no candidate is assigned",
-    ("stacked", "booktabs"): "a restarted header's spanning row is read as the title of the rows below",
-    ("unit_line", "booktabs"): "a unit line between caption and table: no extractor candidate is assigned",
-}
-
-
-@pytest.mark.xfail(strict=True, reason="generated tables mix the known gaps above (row groups, small ruled tables)")
 @settings(max_examples=25, deadline=None, derandomize=True, database=None,
           phases=[Phase.explicit, Phase.generate], suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), two_tables=st.booleans())
@@ -103,9 +92,7 @@ FEATURES = {
 
 @pytest.mark.parametrize("style", ["booktabs", "grid"])
 @pytest.mark.parametrize("feature", sorted(FEATURES))
-def test_feature(feature, style, tmp_path, request):
-    if (feature, style) in KNOWN_GAPS:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=KNOWN_GAPS[(feature, style)]))
+def test_feature(feature, style, tmp_path):
     spec = random_spec(random.Random(f"{feature}-{style}"), 1, style=style, **{**PLAIN, **FEATURES[feature]})
     cells = expected_cells(spec)
     # the spec really has the feature under test

@@ -11,6 +11,7 @@ from mmeb_assets.ingestion.table_words import Line, line_cells
 
 HEADER_GAP = 1.5  # line heights of blank space that end a header (the prose above is no header line)
 FOOTNOTE = re.compile(r"^(?:note|notes|source|sources|\*|†|‡|[a-z]\s|\d+\s[A-Z])", re.I)
+SUBCAPTION = re.compile(r"^\([a-h]\)\s+[A-Z]")  # '(a) Fluency.': a stacked part's own caption
 MISSING_MARK = re.compile(r"^\(?(?:n\.?a\.?|n/a|na|nd|x|s|–|—|-|\.+)\)?$", re.I)
 
 
@@ -84,10 +85,7 @@ def body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: lis
     header = _header_lines(lines[:first], wide)
     body_set = set(body)
     state = {"group": [], "pending": []}
-    under: list[str] = []  # group labels right under the header, above the first row, innermost first
-    while len(header) > 1 and _stub_only(header[-1], anchors, stub) and any(
-            not _stub_only(line, anchors, stub) for line in header[:-1]):
-        under.append(header.pop().text)
+    under = _groups_under(header, anchors, stub)
     if under:  # 'All Randomly Assigned (N=4,667):' over '3-Year-Old Cohort': the rows are the cohort's
         state["group"] = [under[0]]
     if len(header) > 1 and not state["group"] and _centred_title(header[-1], anchors) and any(
@@ -115,17 +113,22 @@ def body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: lis
         if not any(j in body_set for j in range(i + 1, min(i + 12, len(lines)))):
             break
         used = [j for j, c in enumerate(cells) if c]
-        upcoming = [j for j, c in enumerate(line_cells(lines[i + 1], anchors)) if c] if i + 1 not in body_set else []
-        if len([j for j in used if j >= stub]) >= 2 or (
-                [j for j in used if j >= stub] and len([j for j in upcoming if j >= stub]) >= 2):
-            # a header row restarts (a spanning header above it, perhaps): a stacked sub-table
-            header, i = _collect_header(lines, i, body_set)
+        upcoming = _header_columns_ahead(lines, i + 1, body_set, anchors)
+        restarts = len([j for j in used if j >= stub]) >= 2 or (
+            [j for j in used if j >= stub] and len([j for j in upcoming if j >= stub]) >= 2)
+        if restarts or SUBCAPTION.match(line.text):
+            # a header row restarts (a spanning header above it, perhaps), or a part's own caption
+            # ('(a) Fluency.') ends the part above: a stacked sub-table
+            header, i = _collect_header(lines, i + 1 if SUBCAPTION.match(line.text) else i, body_set)
+            here = _groups_under(header, anchors, stub)
+            under = under or here
             parts.append(Part(header=header))
-            state = {"group": [], "pending": []}
+            state = {"group": here[:1], "pending": []}
             continue
         if FOOTNOTE.match(line.text) and not (used and max(used) < max(stub, 1)):
             break
-        if stub == 1 and used == [0] and _empty_row(lines, i, body_set, parts[-1], h, rules):
+        # a table whose rows open under a group label has group labels, not rows with no values
+        if stub == 1 and used == [0] and not under and _empty_row(lines, i, body_set, parts[-1], h, rules):
             _add_row(parts[-1], cells, stub, state["group"], [], line)
             i += 1
             continue
@@ -135,6 +138,27 @@ def body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: lis
     for part in parts:
         part.finish(stub)
     return parts
+
+
+def _groups_under(header: list[Line], anchors, stub: int) -> list[str]:
+    """Group labels printed right under the header, above the first row (taken off the header),
+    innermost first."""
+    under: list[str] = []
+    while len(header) > 1 and _stub_only(header[-1], anchors, stub) and any(
+            not _stub_only(line, anchors, stub) for line in header[:-1]):
+        under.append(header.pop().text)
+    return under
+
+
+def _header_columns_ahead(lines: list[Line], start: int, body_set: set[int], anchors) -> list[int]:
+    """Columns the label-only lines from `start` up to the next value row print in: a restarted
+    header's lower rows ('System' beside a spanning 'SQuAD', then 'Cost' / 'Exact match')."""
+    used: set[int] = set()
+    k = start
+    while k < len(lines) and k not in body_set and k < start + 4:
+        used |= {j for j, c in enumerate(line_cells(lines[k], anchors)) if c}
+        k += 1
+    return sorted(used)
 
 
 def _empty_row(lines: list[Line], i: int, body_set: set[int], part: Part, h: float, rules) -> bool:

@@ -37,13 +37,20 @@ def _by_verticals(phrase: Phrase, anchors, vertical) -> Span | None:
 
 
 def _by_rule_under(phrase: Phrase, anchors, horizontal, table_width: float) -> Span | None:
+    """The columns of the rule printed just under the phrase. Where rules touch end to end, the
+    narrowest one under it that still spans two columns is its group's (booktabs' cmidrules for
+    'WikiSQL' and 'HotpotQA' meet); a grid draws its rule cell by cell, and the whole run counts."""
     h = phrase.y1 - phrase.y0
+    spans = []
     for x0, y, x1 in horizontal:
         if phrase.y1 - 1 <= y <= phrase.y1 + 1.3 * h + 2 and x0 <= phrase.centre <= x1 and x1 - x0 < 0.9 * table_width:
             inside = [j for j, c in enumerate(_centres(anchors)) if x0 - 2 <= c <= x1 + 2]
             if inside:
-                return inside[0], inside[-1]
-    return None
+                spans.append((inside[0], inside[-1]))
+    groups = [s for s in spans if s[1] > s[0]]
+    if groups:
+        return min(groups, key=lambda s: s[1] - s[0])
+    return max(spans, key=lambda s: s[1] - s[0], default=None)
 
 
 def _overlapping(phrase: Phrase, anchors) -> Span:
@@ -112,7 +119,7 @@ def _spans(lines: list[Line], anchors, horizontal, vertical, stub: int = 0) -> l
             others = (taken - set(range(base[0], base[1] + 1))) | (set(range(len(anchors))) - lower)
             span = _without(_by_verticals(p, anchors, vertical), base, others) or \
                 _without(_by_rule_under(p, anchors, horizontal, width), base, others)
-            if span is None and _flush_right_head(p, base, anchors):
+            if span is None and _flush_right_head(p, base, anchors, lines[k + 1:]):
                 span = base
             if span is None:
                 own = set(range(base[0], base[1] + 1))
@@ -127,12 +134,14 @@ def _spans(lines: list[Line], anchors, horizontal, vertical, stub: int = 0) -> l
     return out
 
 
-def _flush_right_head(phrase: Phrase, base: Span, anchors) -> bool:
-    """The phrase is set flush right over one column of right-aligned numbers ('Under-' over
-    'graduate only'), clear of the column to its left: it heads that column alone, however well a
-    wider run would centre on it."""
+def _flush_right_head(phrase: Phrase, base: Span, anchors, lower: list[Line]) -> bool:
+    """The phrase is set flush right over one column of right-aligned numbers, as the head under it
+    is ('Under-' over 'graduate only'), clear of the column to its left: it heads that column alone,
+    however well a wider run would centre on it."""
     a, b = base
-    return a == b and abs(phrase.x1 - anchors[b][1]) <= 1.5 and (a == 0 or phrase.x0 > anchors[a - 1][1])
+    right = anchors[b][1]
+    flush = a == b and abs(phrase.x1 - right) <= 1.5 and (a == 0 or phrase.x0 > anchors[a - 1][1])
+    return flush and any(abs(q.x1 - right) <= 1.5 for line in lower for q in line.phrases)
 
 
 def _claimed_beside(done: list[list[tuple[Phrase, Span]]], line: Line) -> set[int]:

@@ -82,7 +82,7 @@ def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_b
     """The table in `area` as one ReadTable per (sub-)table; [] when no value rows are found."""
     lines = _after_caption([l for l in page_lines(page, area) if not _inside(l, caption_bbox)
                             and not CAPTION_START.match(l.text)], caption_text, caption_bbox)
-    unit = caption_unit(caption_text)
+    unit = caption_unit(caption_text) or _unit_line_beside(page, area, caption_bbox, lines)
     body = _value_rows(lines)
     first = body[0] if body else len(lines)
     units = [(i, u) for i, line in enumerate(lines[:first]) if len(line.phrases) == 1 and (u := unit_line(line.text))]
@@ -155,6 +155,18 @@ def _out_of_line(lines: list[Line], body: list[int]) -> bool:
     below = [p for i in body[1:] for p in lines[i].phrases[1:] if p.numeric]
     mine = [p for p in lines[body[0]].phrases[1:] if p.numeric]
     return bool(below) and not any(min(p.x1, q.x1) - max(p.x0, q.x0) > -2 for p in mine for q in below)
+
+
+def _unit_line_beside(page: pymupdf.Page, area: tuple, caption_bbox: tuple, lines: list[Line]) -> str:
+    """A unit line printed under a caption set flush left, outside the box of the table centred
+    below it ('Values in GWh'): read across the caption's width, between the caption and the table."""
+    if not lines or caption_bbox[3] > area[1] + 3 or caption_bbox[0] >= area[0]:
+        return ""
+    band = (caption_bbox[0] - 2, caption_bbox[3] + 0.5, area[2], lines[0].y0 - 0.5)
+    if band[3] - band[1] < 4:
+        return ""
+    found = [u for line in page_lines(page, band) if len(line.phrases) == 1 and (u := unit_line(line.text))]
+    return found[0] if found else ""
 
 
 def _after_caption(lines: list[Line], caption_text: str, caption_bbox: tuple) -> list[Line]:

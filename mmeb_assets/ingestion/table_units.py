@@ -15,6 +15,7 @@ PERCENT = re.compile(r"^(?:%|percent(?:age)?s?|per ?cent|percentage points?|pp|%
 CURRENCY = re.compile(r"^(?:\$|€|£|usd|eur|gbp|us\$|dollars?|euros?|pounds?|us dollars|ecus?|ffr\.?|dm|[$€£]\s?'?000s?)$",
                       re.I)
 SCALE = re.compile(r"^(?:hundreds?|thousands?|millions?|billions?|trillions?|mn|bn|k|m|'000s?|000s?)$", re.I)
+COUNT_RATE = re.compile(r"^[A-Za-z]+(?:\s?/\s?|\s+per\s+)(?:s|sec|seconds?|min|minutes?|h|hrs?|hours?|days?)$", re.I)
 TIME_COUNT = re.compile(r"^(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|ms|sec|min|hrs?)$", re.I)
 PINT_CAPITALS = {"GB", "MB", "TB", "KB", "MW", "GW", "TW", "MWh", "GWh", "TWh", "kWh", "Hz", "W", "V", "A"}
 PAREN_TAIL = re.compile(r"\s*[(\[]([^()\[\]]{1,40})[)\]]\s*$")
@@ -61,6 +62,8 @@ def as_unit(text: str) -> str:
         return ""
     if PERCENT.match(text):
         return "percentage points" if re.search(r"points?$|^pp$", text, re.I) else "%"
+    if COUNT_RATE.match(text):  # 'tokens/s', 'queries per second': counted things per unit of time
+        return text
     words = re.split(r"\s+", text)
     if len(words) > 5:
         return ""

@@ -273,7 +273,9 @@ def rules_near(page: pymupdf.Page, area: tuple) -> tuple[list[tuple], list[tuple
     """(horizontal, vertical) segments inside `area`, short ones and box edges included."""
     horizontal, vertical = line_segments(page, 5, 4, box_edges_horizontal=True, image_rules=True)
     x0, y0, x1, y1 = area
-    horizontal = _joined([h for h in horizontal if y0 - 4 <= h[1] <= y1 + 4 and h[2] > x0 and h[0] < x1])
+    inside = [h for h in horizontal if y0 - 4 <= h[1] <= y1 + 4 and h[2] > x0 and h[0] < x1]
+    joined = _joined(inside)
+    horizontal = joined + [h for h in inside if h not in joined]  # the pieces too: two group rules that touch
     vertical = [v for v in vertical if x0 - 4 <= v[1] <= x1 + 4 and v[2] > y0 and v[0] < y1]
     return horizontal, vertical
 

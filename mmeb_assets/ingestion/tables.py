@@ -16,7 +16,7 @@ from mmeb_assets.ingestion.pdf_text import Caption
 from mmeb_assets.ingestion.table_candidates import Candidate, areas_around, page_candidates
 from mmeb_assets.ingestion.table_grid import grid_structure
 from mmeb_assets.ingestion.table_kind import table_kind
-from mmeb_assets.ingestion.page_columns import within_column
+from mmeb_assets.ingestion.page_columns import caption_column, within_column
 from mmeb_assets.ingestion.table_structure import read_structure, table_area
 from mmeb_assets.ingestion.table_words import line_segments
 from mmeb_assets.schema.source import Table
@@ -31,7 +31,9 @@ LOOSE_AREAS = ("caption-area-words", "structure-words")  # areas cut by captions
 MAX_CAPTION_GAP = 260.0
 
 
-def _score(cand: Candidate, caption: Caption) -> float | None:
+def _score(cand: Candidate, caption: Caption, column: tuple[float, float] | None = None) -> float | None:
+    """Lower is better; None where the candidate cannot be this caption's table. `column` is the
+    caption's text column: a short caption set flush left owns the table centred under it."""
     grid = cand.grid
     if len(grid) < 2 or len(grid[0]) < 2:
         return None
@@ -42,7 +44,8 @@ def _score(cand: Candidate, caption: Caption) -> float | None:
         return None  # the grid starts in running text (a citation), not in a table
     cx0, cy0, cx1, cy1 = cand.bbox
     kx0, ky0, kx1, ky1 = caption.bbox
-    if min(cx1, kx1) - max(cx0, kx0) <= 0:
+    lx0, lx1 = column or (kx0, kx1)
+    if min(cx1, lx1) - max(cx0, lx0) <= 0:
         return None  # not in the caption's column
     if cy0 - 3 <= (ky0 + ky1) / 2 <= cy1 + 3:
         return None  # the candidate swallowed its own caption
@@ -80,9 +83,10 @@ def _behind_another_caption(cand: Candidate, caption: Caption, others: list[Capt
 
 
 def _assign(captions: list[Caption], candidates: list[Candidate],
-            every_caption: list[Caption] = ()) -> dict[Caption, Candidate]:
+            every_caption: list[Caption] = (), columns: dict | None = None) -> dict[Caption, Candidate]:
+    columns = columns or {}
     pairs = sorted(((s, i, j) for i, cap in enumerate(captions) for j, cand in enumerate(candidates)
-                    if cand.page == cap.page and (s := _score(cand, cap)) is not None
+                    if cand.page == cap.page and (s := _score(cand, cap, columns.get(id(cap)))) is not None
                     and not _behind_another_caption(cand, cap, list(every_caption))))
     chosen: dict[Caption, Candidate] = {}
     for _score_value, i, j in pairs:
@@ -133,12 +137,13 @@ def extract_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
         wanted = sum(1 for c in table_caps if c.page == page_no)
         candidates.extend(page_candidates(path, doc, page_no, breaks, wanted))
     fallback = [c for c in candidates if c.extractor == "caption-area-words"]
-    chosen = _assign(table_caps, [c for c in candidates if c.extractor != "caption-area-words"], captions)
+    columns = {id(c): caption_column(doc[c.page - 1], c.bbox) or (0.0, doc[c.page - 1].rect.width) for c in table_caps}
+    chosen = _assign(table_caps, [c for c in candidates if c.extractor != "caption-area-words"], captions, columns)
     missing = [c for c in table_caps if c not in chosen]
     if missing:  # captions no extractor found a grid for: the words right above or below the caption
         taken = list(chosen.values())
         extra = _assign(missing, [c for c in fallback if not any(c.page == t.page and _overlaps(c.bbox, t.bbox)
-                                                                     for t in taken)], captions)
+                                                                     for t in taken)], captions, columns)
         chosen.update(extra)
     for cap in [c for c in table_caps if c not in chosen]:
         if (cand := _caption_area_structure(doc, cap, captions, list(chosen.values()))) is not None:
