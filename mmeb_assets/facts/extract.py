@@ -1,6 +1,7 @@
 """`extract_facts(document)`: the facts of a seed document and the non-facts kept out, per reason."""
 from __future__ import annotations
 
+from mmeb_assets.facts.caption_names import with_topics
 from mmeb_assets.facts.orientation import oriented
 from mmeb_assets.facts.row_groups import measure_groups
 from mmeb_assets.facts.prose import Tally, prose_facts
@@ -23,7 +24,7 @@ def extract_facts(document: SourceDocument) -> tuple[list[Fact], list[NonFactCla
     a value printed twice with the same measure on one page is one fact."""
     tally = Tally()
     facts: list[Fact] = []
-    for table in document.tables:
+    for table in with_topics(document.tables):
         for part in measure_groups(oriented(table)):
             facts.extend(table_facts(part, tally))
     facts.extend(prose_facts(document, tally, _areas(document)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from mmeb_assets.facts.caption_names import expanded_head
 from mmeb_assets.facts.prose import Tally
 from mmeb_assets.ingestion.numbers import parse_number
 from mmeb_assets.ingestion.table_kind import LIST_MARK
@@ -153,15 +154,19 @@ def measure_name(table: Table, column_path: list[str] | tuple[str, ...], unit: s
     name = joiner.join(words)
     if joiner == ", " and len(words) >= 2 and all(len(w.split()) <= 2 for w in words[1:]):
         name = f"{words[0]} ({', '.join(words[1:])})"  # 'Mentions of Ext. Resources (yes)'
-
+    expanded = expanded_head(table, words[-1]) if words else ""
     quantity = caption_quantity(table)
-    if quantity and quantity.lower() not in name.lower():
+    if expanded:  # 'No.' under 'White', the caption counting deaths: 'number of deaths (White)'
+        name = f"{expanded} ({', '.join(words[:-1])})" if len(words) > 1 else expanded
+    elif quantity and quantity.lower() not in name.lower():
         name = f"{quantity} ({name})" if name else quantity
     elif not re.search(r"[A-Za-z]{3,}", name) or all(YEAR.match(w) or re.fullmatch(r"[\d\s\-–/.]+", w) for w in words):
         lead = caption_measure(table)
         name = f"{lead} {name}".strip() if lead and len(lead.split()) <= 8 else name
     elif not names_a_measure(name + " " + unit) and (head := caption_head(table)):
         name = f"{head} ({name})"  # 'phil' under 'Accuracy of five classifiers ...': accuracy on phil
+    if table.topic and table.topic.lower() not in name.lower():
+        name = f"{name} for {table.topic}"  # twin tables: 'death rate (White) for stroke'
     if unit and unit.lower() not in name.lower() and not (unit == "%" and re.match(r"percent", name, re.I)):
         name = f"{name} ({unit})" if name else unit
     return re.sub(r"\s+", " ", name).strip()

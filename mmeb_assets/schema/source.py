@@ -53,6 +53,8 @@ class Table(BaseModel):
                                        "positions (no facts); list: numbered or term lists (no facts)")
     kind_reason: str = ""
     part: str = Field(default="", description="'a', 'b', ... for stacked sub-tables of one printed table")
+    topic: str = Field(default="", description="what sets the table apart from a twin table with the same "
+                                               "columns: the words its caption has that the twin's lacks ('stroke')")
 
 
 class Figure(BaseModel):

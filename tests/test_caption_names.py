@@ -1,0 +1,56 @@
+"""A caption's words in a column's name: short heads spelled out as the caption names them, and twin
+tables (same columns, one per topic) told apart by the words their captions do not share."""
+from __future__ import annotations
+
+from mmeb_assets.facts.caption_names import expanded_head, with_topics
+from mmeb_assets.facts.extract import extract_facts
+from mmeb_assets.provenance import make_provenance
+from mmeb_assets.schema.source import SourceDocument, Table
+
+CAPTION = ("TABLE {n}. Number of deaths and age-specific death rates* for {topic} among adults aged ≥45 years, "
+           "by age group, sex, and {split} — United States, 2006")
+
+
+def _table(n: int, topic: str, split: str, groups: list[str]) -> Table:
+    paths = [[]] + [[split.split()[-1].title(), g, leaf] for g in groups for leaf in ("No.", "Rate")]
+    rows = [["45–54", *[str(100 * n + k) for k in range(len(paths) - 1)]],
+            ["55–64", *[str(200 * n + k) for k in range(len(paths) - 1)]]]
+    return Table(id=f"table_{n}", number=n, caption=CAPTION.format(n=n, topic=topic, split=split), page=n,
+                 header=["Age group", *[" ".join(p) for p in paths[1:]]], rows=rows,
+                 column_paths=paths, row_paths=[[r[0]] for r in rows], stub_columns=1,
+                 column_units=[""] * len(paths))
+
+
+def _document(tables: list[Table]) -> SourceDocument:
+    return SourceDocument(seed_id="twins", provenance=make_provenance("twins", "ingestion", "rules"), title="Deaths",
+                          path="twins.pdf", sha256="0", n_pages=5, pages=[], tables=tables, figures=[],
+                          numeric_claims=[])
+
+
+def test_short_heads_take_the_captions_words():
+    table = _table(2, "stroke", "race", ["White", "Black"])
+    assert expanded_head(table, "No.") == "number of deaths"
+    assert expanded_head(table, "Rate") == "death rate"
+    assert expanded_head(table, "White") == ""
+
+
+def test_twin_tables_get_the_words_that_set_them_apart():
+    tables = [_table(2, "coronary heart disease", "race", ["White", "Black"]),
+              _table(3, "coronary heart disease", "Hispanic ethnicity", ["Hispanic", "non-Hispanic"]),
+              _table(4, "stroke", "race", ["White", "Black"]),
+              _table(5, "stroke", "Hispanic ethnicity", ["Hispanic", "non-Hispanic"])]
+    assert [t.topic for t in with_topics(tables)] == ["coronary heart disease", "coronary heart disease",
+                                                      "stroke", "stroke"]
+
+
+def test_a_table_without_a_twin_gets_no_topic():
+    tables = [_table(2, "stroke", "race", ["White", "Black"]), _table(3, "stroke", "race", ["A", "B", "C"])]
+    assert [t.topic for t in with_topics(tables)] == ["", ""]
+
+
+def test_twin_facts_say_which_table_they_come_from():
+    tables = [_table(2, "coronary heart disease", "race", ["White", "Black"]), _table(4, "stroke", "race", ["White", "Black"])]
+    facts, _ = extract_facts(_document(tables))
+    names = {(f.table_id, f.measure) for f in facts if f.subject == "45–54"}
+    assert ("table_2", "death rate (Race, White) for coronary heart disease") in names
+    assert ("table_4", "number of deaths (Race, Black) for stroke") in names
