@@ -16,6 +16,13 @@ from mmeb_assets.provenance import content_hash
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
+# An external source (a plain AssetSpec, such as the annotators' judgments) changes outside any run;
+# its data version is reported as a runless materialization carrying this tag (the tag Dagster's own
+# report-materialization endpoint sets), by a sensor tagged SOURCE_SENSOR_TAG that `mmeb build` also
+# runs once before it plans (build/observe.py).
+DATA_VERSION_TAG = "dagster/data_version"
+SOURCE_SENSOR_TAG = "mmeb/source_version"
+
 
 def versioned(value: ModelT, metadata: dict[str, Any] | None = None) -> dg.Output[ModelT]:
     version = content_hash(value, length=24)

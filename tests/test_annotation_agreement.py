@@ -132,8 +132,9 @@ def test_annotation_definitions():
 
 
 def test_new_judgments_make_table4_stale_and_a_plain_build_recomputes_it(mmeb_home):
-    """Issue 39: the judgments are an observed source; a build without --force sees a new judgment."""
-    from mmeb_assets.annotation.assets import annotation_judgments
+    """The judgments are an external source whose version a sensor reports; a build without --force
+    runs that sensor first and so sees a new judgment."""
+    from mmeb_assets.annotation.assets import annotation_judgments, annotation_judgments_sensor
     from mmeb_assets.build.orchestrate import build_all
 
     build_home(mmeb_home)
@@ -144,6 +145,7 @@ def test_new_judgments_make_table4_stale_and_a_plain_build_recomputes_it(mmeb_ho
         db.save_judgment(conn, j("x", row.item_id), 0)
     conn.close()
     defs = dg.Definitions(assets=[annotation_judgments, human_agreement], asset_checks=[human_agreement_coverage],
+                          sensors=[annotation_judgments_sensor],
                           resources={"storage": StorageResource(home=str(mmeb_home)),
                                      "io_manager": PydanticJsonIOManager(home=str(mmeb_home))})
     instance = dg.DagsterInstance.ephemeral()
