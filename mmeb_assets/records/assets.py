@@ -58,7 +58,7 @@ def _thumbnail_md(path, record_id: str) -> str:
           description="Every record of the simulated week: Slack, e-mail, Notion, meetings, logs, PDF pages, "
                       "slides and images, with versions kept; exported as projects/<seed>/records.jsonl.")
 def records(context: dg.AssetExecutionContext, storage: StorageResource, llm: LLMResource,
-            source_facts: SourceFacts, organization: Organization, event_plan: EventPlan) -> dg.Output[RecordSet]:
+            source_facts: SourceFacts, organization: Organization, event_plan: EventPlan) -> dg.MaterializeResult[RecordSet]:
     seed = context.partition_key
     project_dir = storage.project_dir(seed)
     rs = render_records(source_facts, organization, event_plan, project_dir,
@@ -78,7 +78,7 @@ def records(context: dg.AssetExecutionContext, storage: StorageResource, llm: LL
 @dg.asset(partitions_def=seed_partitions_def, code_version=code_version("records"), group_name="records",
           description="The paper's Table 3 (b) for one project: records by source, text vs visual, "
                       "record versions, tokens.")
-def workspace_stats(context: dg.AssetExecutionContext, records: RecordSet) -> dg.Output[WorkspaceStats]:
+def workspace_stats(context: dg.AssetExecutionContext, records: RecordSet) -> dg.MaterializeResult[WorkspaceStats]:
     stats = compute_stats([records], make_provenance(records.seed_id, "records", "rules",
                                                      code=code_version("records"), inputs=records))
     return versioned(stats, {"table": dg.MetadataValue.md(stats.markdown()),
