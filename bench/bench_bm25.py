@@ -69,7 +69,7 @@ def main() -> int:
     rows["minilm"] = (dense, time.perf_counter() - started)
     rows["hybrid (RRF minilm + LanceDB FTS)"] = ([rrf_fuse([d, s]) for d, s in zip(dense, lance)], 0.0)
     print(f"{home}: {len(items)} questions, {len(corpus.records)} records\n")
-    print(f"| ranker | R@10 | R@50 | R@100 | nDCG@10 | MRR | seconds |\n|---|---:|---:|---:|---:|---:|---:|")
+    print("| ranker | R@10 | R@50 | R@100 | nDCG@10 | MRR | seconds |\n|---|---:|---:|---:|---:|---:|---:|")
     for name, (hits, seconds) in rows.items():
         m = ranking_metrics(items, {i.id: [rid for rid, _ in h] for i, h in zip(items, hits)})
         print(f"| {name} | {100 * m['recall@10']:.1f} | {100 * m['recall@50']:.1f} | {100 * m['recall@100']:.1f} | "

@@ -75,7 +75,6 @@ def _agreement(a: list[list[str]], b: list[list[str]], k: int) -> float:
 
 
 def _real_inputs():
-    from mmeb_assets.schema.qa import Benchmark  # noqa: F401 - envelope loading imports it
     from mmeb_resources.embedder import embedder_from_env
     from mmeb_resources.io_manager import _load
     from mmeb_resources.lancedb import LanceDBResource

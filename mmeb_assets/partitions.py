@@ -43,3 +43,15 @@ def partition_values(value) -> list:
     """An input is one model, or (for a partitioned asset read by an unpartitioned check)
     {partition: model} of the run's partitions: always a list of models."""
     return list(value.values()) if isinstance(value, dict) else [value]
+
+
+def partition_groups(*values) -> list[tuple]:
+    """The inputs of one check, partition by partition. A per-seed check is not partitioned itself
+    (Dagster's partitioned checks are a preview feature): in a seed's run each input is that seed's
+    model, and a check run on its own gets {partition: model}; either way the check sees one tuple
+    (first input, second input, ...) per seed that every input has."""
+    spans = [v for v in values if isinstance(v, dict)]
+    if not spans:
+        return [values]
+    keys = sorted(set(spans[0]).intersection(*spans[1:]))
+    return [tuple(v[key] if isinstance(v, dict) else v for v in values) for key in keys]

@@ -23,7 +23,7 @@ from pydantic import BaseModel, PrivateAttr, ValidationError
 
 from mmeb_resources.prompts import PromptTemplate
 from mmeb_resources.llm_cache import ResponseCache
-from mmeb_resources.llm_client import Completion, LLMClient, LLMError, LLMRequestError, OpenAIBackend, RetryPolicy, run_sync
+from mmeb_resources.llm_client import Completion, LLMClient, LLMError, OpenAIBackend, RetryPolicy, run_sync
 from mmeb_resources.llm_ledger import Usage, UsageLedger
 from mmeb_resources.llm_schema import response_format
 from mmeb_resources.storage import default_home

@@ -132,8 +132,9 @@ def test_annotation_definitions():
 
 
 def test_new_judgments_make_table4_stale_and_a_plain_build_recomputes_it(mmeb_home):
-    """Issue 39: the judgments are an observed source; a build without --force sees a new judgment."""
-    from mmeb_assets.annotation.assets import annotation_judgments
+    """The judgments are an external source whose version a sensor reports; a build without --force
+    runs that sensor first and so sees a new judgment."""
+    from mmeb_assets.annotation.assets import annotation_judgments, annotation_judgments_sensor
     from mmeb_assets.build.orchestrate import build_all
 
     build_home(mmeb_home)
@@ -144,6 +145,7 @@ def test_new_judgments_make_table4_stale_and_a_plain_build_recomputes_it(mmeb_ho
         db.save_judgment(conn, j("x", row.item_id), 0)
     conn.close()
     defs = dg.Definitions(assets=[annotation_judgments, human_agreement], asset_checks=[human_agreement_coverage],
+                          sensors=[annotation_judgments_sensor],
                           resources={"storage": StorageResource(home=str(mmeb_home)),
                                      "io_manager": PydanticJsonIOManager(home=str(mmeb_home))})
     instance = dg.DagsterInstance.ephemeral()
@@ -161,6 +163,48 @@ def test_new_judgments_make_table4_stale_and_a_plain_build_recomputes_it(mmeb_ho
         db.save_judgment(conn, j("x", row.item_id), 0)
     conn.close()
     assert build() == (False, 5), said  # two new judgments: recomputed without --force
+
+
+def test_the_sensor_reports_each_change_once_and_table4_shows_stale(mmeb_home):
+    """What `dagster dev` shows: the sensor records the judgments' digest as the data version of the
+    external asset (a runless materialization), skips while nothing changed, and after a new judgment
+    Dagster's staleness (the UI's) marks Table 4 stale."""
+    from dagster._core.definitions.data_version import CachingStaleStatusResolver, StaleStatus
+    from dagster._core.loader import LoadingContextForTest
+
+    from mmeb_assets.annotation.assets import annotation_judgments, annotation_judgments_sensor, judgments_version
+
+    build_home(mmeb_home)
+    prepare(mmeb_home, ["x"], SampleConfig(n_accepted=50, n_rejected=50, seed=0))
+    defs = dg.Definitions(assets=[annotation_judgments, human_agreement], sensors=[annotation_judgments_sensor],
+                          resources={"storage": StorageResource(home=str(mmeb_home)),
+                                     "io_manager": PydanticJsonIOManager(home=str(mmeb_home))})
+    instance = dg.DagsterInstance.ephemeral()
+    storage = StorageResource(home=str(mmeb_home))
+
+    def tick():
+        with dg.build_sensor_context(instance=instance, resources={"storage": storage}) as context:
+            result = annotation_judgments_sensor(context)
+        events = list(result.asset_events) if isinstance(result, dg.SensorResult) else []
+        for event in events:
+            instance.report_runless_asset_event(event)
+        return [e.tags["dagster/data_version"] for e in events]
+
+    def table4_status():
+        graph = defs.resolve_asset_graph()
+        resolver = CachingStaleStatusResolver(instance, graph, LoadingContextForTest(instance))
+        return resolver.get_status(human_agreement.key)
+
+    assert tick() == [judgments_version(mmeb_home)]
+    assert tick() == []  # unchanged: nothing recorded
+    assert dg.materialize([human_agreement], instance=instance, resources={
+        "storage": storage, "io_manager": PydanticJsonIOManager(home=str(mmeb_home))}).success
+    assert table4_status() == StaleStatus.FRESH
+    conn = db.connect(db.db_path(mmeb_home))
+    db.save_judgment(conn, j("x", db.sample(conn)[0].item_id), 0)
+    conn.close()
+    assert tick() == [judgments_version(mmeb_home)]
+    assert table4_status() == StaleStatus.STALE
 
 
 def test_mmeb_report_prints_table4_beside_the_papers(mmeb_home, capsys):

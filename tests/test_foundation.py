@@ -10,7 +10,7 @@ from pathlib import Path
 import dagster as dg
 import pytest
 
-from mmeb_assets.build import build_all, plan_phases
+from mmeb_assets.build import plan_phases
 from mmeb_assets.manifests import ManifestError, load_manifest
 from mmeb_assets.partitions import seed_partitions_def
 from mmeb_assets.schema import Provenance, StageArtifact

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from mmeb_assets.simulation import SimulationConfig, build_event_plan, build_organization
 from mmeb_assets.simulation.archetype import select_archetype
 from mmeb_assets.simulation.checks_content import check_plan

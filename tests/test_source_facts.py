@@ -8,7 +8,8 @@ import pytest
 
 from mmeb_assets.seedgen.demo_seeds import demo_figure_hints, demo_seed_spec, write_demo_seed
 from mmeb_assets.ingestion.document import ingest_pdf
-from mmeb_assets.facts.source_facts import check_textual, extract_source_facts, source_text
+from mmeb_assets.facts.source_checks import check_textual, source_text
+from mmeb_assets.facts.source_facts import extract_source_facts
 from mmeb_assets.facts.source_facts_llm import LLMSourceFacts
 from mmeb_assets.facts.source_facts_rules import RulesSourceFacts, claim_label, method_name
 from mmeb_assets.prompts import load_prompt

@@ -8,7 +8,6 @@ the one at $MMEB_SMOLLM2_VLLM_URL when that is set, else one started here (about
 """
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import os
 import sys

@@ -17,6 +17,7 @@ from mmeb_assets.annotation import agreement, db
 from mmeb_assets.annotation.agreement import HumanAgreement
 from mmeb_assets.annotation.sampling import QA_VALIDATED_FILE, load_qa_validated
 from mmeb_assets.provenance import code_version, make_provenance
+from mmeb_assets.versioning import DATA_VERSION_TAG, SOURCE_SENSOR_TAG
 from mmeb_resources.storage import StorageResource, atomic_write_text
 
 TABLE4_CSV = "human_agreement_table4.csv"
@@ -86,14 +87,40 @@ def judgments_version(home: Path) -> str:
     return sha256(json.dumps(state, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-@dg.observable_source_asset(
-    group_name="annotation",
-    auto_observe_interval_minutes=1,
+# Table 4 must show as stale as soon as a judgment changes, though no run writes the judgments
+# (`mmeb annotate` does). They are an external asset (a plain AssetSpec: Dagster's observable source
+# assets are beta) whose data version is the digest of every judgment, recorded as a runless
+# materialization whenever it changes: by the sensor below while `dagster dev` runs (the UI then
+# marks Table 4 stale), and by `mmeb build` before it plans (build/observe.py runs the sensors tagged
+# SOURCE_SENSOR_TAG once), so a plain build recomputes Table 4 after new judgments.
+annotation_judgments = dg.AssetSpec(
+    "annotation_judgments", group_name="annotation", kinds={"sqlite"},
     description="The annotators' judgments (annotation/annotations.sqlite), written by `mmeb annotate`. Its "
                 "data version is a digest of every judgment, so Table 4 is stale as soon as one changes.",
 )
-def annotation_judgments(storage: StorageResource) -> dg.DataVersion:
-    return dg.DataVersion(judgments_version(storage.root))
+
+
+def judgments_event(instance: dg.DagsterInstance, home: Path) -> dg.AssetMaterialization | None:
+    """A materialization of the judgments carrying their digest as data version; None when the last
+    one recorded already has it (the event log then holds one event per change, not per look)."""
+    version = judgments_version(home)
+    last = instance.get_latest_materialization_event(annotation_judgments.key)
+    if last is not None and last.asset_materialization.tags.get(DATA_VERSION_TAG) == version:
+        return None
+    return dg.AssetMaterialization(asset_key=annotation_judgments.key, tags={DATA_VERSION_TAG: version},
+                                   description="the judgments changed",
+                                   metadata={"database": dg.MetadataValue.path(str(db.db_path(home)))})
+
+
+@dg.sensor(name="annotation_judgments_sensor", minimum_interval_seconds=60,
+           default_status=dg.DefaultSensorStatus.RUNNING, tags={SOURCE_SENSOR_TAG: "annotation_judgments"},
+           description="Records a new data version of annotation_judgments when a judgment changes, so "
+                       "the UI marks Table 4 (human_agreement) stale.")
+def annotation_judgments_sensor(context: dg.SensorEvaluationContext, storage: StorageResource):
+    event = judgments_event(context.instance, storage.root)
+    if event is None:
+        return dg.SkipReason("the judgments have not changed")
+    return dg.SensorResult(asset_events=[event])
 
 
 @dg.asset(

@@ -46,7 +46,7 @@ def _metadata(facts: SourceFacts) -> dict:
 
 @dg.asset(partitions_def=seed_partitions_def, code_version=SOURCE_FACTS_CODE_VERSION, group_name="ingestion",
           kinds={"python"})
-def source_facts(context: dg.AssetExecutionContext, seed_document: SourceDocument, llm: LLMResource) -> dg.Output[SourceFacts]:
+def source_facts(context: dg.AssetExecutionContext, seed_document: SourceDocument, llm: LLMResource) -> dg.MaterializeResult[SourceFacts]:
     """Textual and visual extraction (paper: Source Information Extraction); rules twin when offline."""
     entry = load_manifest().seed(context.partition_key)
     hints = generated_figure_hints(entry)

@@ -3,7 +3,7 @@
 import dagster as dg
 
 from mmeb_assets.facts.assets import source_facts
-from mmeb_assets.facts.source_facts import check_textual, source_text
+from mmeb_assets.facts.source_checks import check_textual, source_text
 from mmeb_assets.ingestion.checks import repairs_metadata
 from mmeb_assets.partitions import partition_values
 from mmeb_assets.schema.source import SourceFacts

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from mmeb_assets.facts.source_facts import check_textual, source_text
+from mmeb_assets.facts.source_checks import check_textual, source_text
 from mmeb_assets.ingestion.repairs import with_repairs
 from mmeb_assets.schema.source import SourceDocument, SourceFacts
 

@@ -1,14 +1,13 @@
 """Source facts: one interface, two implementations (rules twin and LLM).
 
 `extract_source_facts(document, llm, ...)` picks the rules twin when `llm.offline`, else the LLM.
-The checks and the figure hints both use live in `source_checks` (imported here for callers).
+The checks and the figure hints both use live in `source_checks`.
 """
 from __future__ import annotations
 
 from typing import Protocol
 
-from mmeb_assets.facts.source_checks import (DIGIT, FigureHint, check_textual, check_visual,  # noqa: F401
-                                             source_text)
+from mmeb_assets.facts.source_checks import FigureHint
 from mmeb_assets.facts.source_facts_llm import LLMSourceFacts
 from mmeb_assets.facts.source_facts_rules import RulesSourceFacts
 from mmeb_assets.schema.source import SourceDocument, SourceFacts

@@ -31,7 +31,7 @@ def table_markdown(table: Table, max_rows: int = 8) -> str:
 
 @dg.asset(partitions_def=seed_partitions_def, code_version=INGESTION_CODE_VERSION, group_name="ingestion",
           kinds={"pdf", "python"})
-def seed_document(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.Output[SourceDocument]:
+def seed_document(context: dg.AssetExecutionContext, storage: StorageResource) -> dg.MaterializeResult[SourceDocument]:
     """The seed PDF read into page text/blocks, caption-anchored tables and figures, numeric claims.
 
     Generated seeds (`generator: demo` or `scale`) are written first if missing. Files: `projects/<seed>/source_document.json`

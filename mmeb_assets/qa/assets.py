@@ -67,7 +67,7 @@ def _task_md(items) -> str:
 @dg.asset(partitions_def=seed_partitions_def, code_version=CODE, group_name="qa", kinds={"python"},
           description="Candidate questions of all 8 task types (rules, plus the LLM families when online).")
 def qa_items(context: dg.AssetExecutionContext, config: QAGenerationConfig, llm: LLMResource,
-             event_plan: EventPlan, organization: Organization, records: RecordSet) -> dg.Output[QASet]:
+             event_plan: EventPlan, organization: Organization, records: RecordSet) -> dg.MaterializeResult[QASet]:
     seed = context.partition_key
     index = _index(event_plan, organization, records)
     inputs = {"plan": content_hash(event_plan), "records": content_hash([r.id for r in records.records])}
@@ -107,7 +107,7 @@ def require_answerable_floor(seed: str, selected: list) -> None:
           description="Questions after three-stage validation and the category mix; writes questions.jsonl.")
 def qa_validated(context: dg.AssetExecutionContext, config: QAValidationConfig, storage: StorageResource,
                  llm: LLMResource, qa_items: QASet, records: RecordSet, event_plan: EventPlan,
-                 organization: Organization) -> dg.Output[QASet]:
+                 organization: Organization) -> dg.MaterializeResult[QASet]:
     seed = context.partition_key
     index = _index(event_plan, organization, records)
     use_llm = config.validator == "llm" or (config.validator == "auto" and not llm.offline)
@@ -149,7 +149,7 @@ def qa_validated(context: dg.AssetExecutionContext, config: QAValidationConfig, 
           ins={"qa_validated": dg.AssetIn(partition_mapping=dg.AllPartitionMapping())},
           description="All projects' questions merged: benchmark/questions.jsonl and questions.parquet.")
 def benchmark(context: dg.AssetExecutionContext, storage: StorageResource,
-              qa_validated: dict[str, QASet]) -> dg.Output[Benchmark]:
+              qa_validated: dict[str, QASet]) -> dg.MaterializeResult[Benchmark]:
     projects = sorted(qa_validated)
     items = [item for seed in projects for item in qa_validated[seed].items]
     dropped = Counter(i.validation.category for seed in projects for i in qa_validated[seed].dropped)
@@ -166,7 +166,7 @@ def benchmark(context: dg.AssetExecutionContext, storage: StorageResource,
 
 @dg.asset(code_version=CODE, group_name="qa", kinds={"python"},
           description="Paper-shaped statistics: Table 3 (c)-(d), appendix Tables 2-5 (markdown + CSV).")
-def qa_statistics(context: dg.AssetExecutionContext, storage: StorageResource, benchmark: Benchmark) -> dg.Output[QAStatistics]:
+def qa_statistics(context: dg.AssetExecutionContext, storage: StorageResource, benchmark: Benchmark) -> dg.MaterializeResult[QAStatistics]:
     stats = compute_statistics(benchmark.items, benchmark.projects)
     folder = storage.benchmark_dir() / "stats"
     metadata = {}

@@ -17,7 +17,11 @@ def _bounded(value: str) -> re.Pattern:
 def contains_value(text: str, value: str) -> bool:
     """`value` occurs in `text` as a whole token (not inside a longer number or word).
 
-    Numbers also match with or without thousands separators ('3,500' ~ '3500').
+    Numbers also match with or without thousands separators ('3,500' ~ '3500'), in any case, with the
+    value stripped: questions, answers and evidence are paraphrased (by the generator or a reader), so
+    a leak or a piece of evidence is found however the value was retyped. Not
+    `records.headers.contains_value`, which the records checks need verbatim and case-sensitive, and
+    which does not find '250' in '3,250' (this one does: the comma only ends a token here).
     """
     value = (value or "").strip()
     if not value or not text:

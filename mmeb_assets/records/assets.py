@@ -4,7 +4,7 @@ from collections import Counter
 
 import dagster as dg
 
-from mmeb_assets.partitions import seed_partitions_def
+from mmeb_assets.partitions import partition_groups, seed_partitions_def
 from mmeb_assets.provenance import code_version, content_hash, make_provenance
 from mmeb_assets.records import checks as C
 from mmeb_assets.records.render import render_records
@@ -58,7 +58,7 @@ def _thumbnail_md(path, record_id: str) -> str:
           description="Every record of the simulated week: Slack, e-mail, Notion, meetings, logs, PDF pages, "
                       "slides and images, with versions kept; exported as projects/<seed>/records.jsonl.")
 def records(context: dg.AssetExecutionContext, storage: StorageResource, llm: LLMResource,
-            source_facts: SourceFacts, organization: Organization, event_plan: EventPlan) -> dg.Output[RecordSet]:
+            source_facts: SourceFacts, organization: Organization, event_plan: EventPlan) -> dg.MaterializeResult[RecordSet]:
     seed = context.partition_key
     project_dir = storage.project_dir(seed)
     rs = render_records(source_facts, organization, event_plan, project_dir,
@@ -78,7 +78,7 @@ def records(context: dg.AssetExecutionContext, storage: StorageResource, llm: LL
 @dg.asset(partitions_def=seed_partitions_def, code_version=code_version("records"), group_name="records",
           description="The paper's Table 3 (b) for one project: records by source, text vs visual, "
                       "record versions, tokens.")
-def workspace_stats(context: dg.AssetExecutionContext, records: RecordSet) -> dg.Output[WorkspaceStats]:
+def workspace_stats(context: dg.AssetExecutionContext, records: RecordSet) -> dg.MaterializeResult[WorkspaceStats]:
     stats = compute_stats([records], make_provenance(records.seed_id, "records", "rules",
                                                      code=code_version("records"), inputs=records))
     return versioned(stats, {"table": dg.MetadataValue.md(stats.markdown()),
@@ -98,51 +98,57 @@ def workspace_stats_corpus(context: dg.AssetExecutionContext, records) -> Worksp
     return stats
 
 
+# The checks below are about one seed's records but are not partitioned themselves (Dagster marks
+# partitioned checks as a preview feature): in a seed's run the IO manager hands them that seed's
+# models and they check that run's materialization; run alone they get {seed: model} and check every
+# seed (`partition_groups`), so their inputs carry no type annotation.
 def _result(findings: list[str], severity=dg.AssetCheckSeverity.ERROR) -> dg.AssetCheckResult:
     return dg.AssetCheckResult(passed=not findings, severity=severity,
                                metadata={"findings": len(findings),
                                          "first": dg.MetadataValue.md("\n".join(f"- {f}" for f in findings[:20]) or "none")})
 
 
-@dg.asset_check(asset=records, partitions_def=seed_partitions_def, blocking=True, description="unique seed-prefixed ids, headers, relative image "
+@dg.asset_check(asset=records, blocking=True, description="unique seed-prefixed ids, headers, relative image "
                 "paths, order, and supersedes links that match the version graph")
-def records_structure(records: RecordSet) -> dg.AssetCheckResult:
-    return _result(C.check_ids(records) + C.check_versions(records))
+def records_structure(records) -> dg.AssetCheckResult:
+    return _result([f for (rs,) in partition_groups(records) for f in C.check_ids(rs) + C.check_versions(rs)])
 
 
-@dg.asset_check(asset=records, partitions_def=seed_partitions_def, blocking=True, additional_ins={"organization": dg.AssetIn("organization"),
+@dg.asset_check(asset=records, blocking=True, additional_ins={"organization": dg.AssetIn("organization"),
                                                               "event_plan": dg.AssetIn("event_plan")},
                 description="each channel event has exactly one Slack message with its actor, time and "
                             "channel; every speaker is a member of the channel")
-def records_event_messages(records: RecordSet, organization: Organization, event_plan: EventPlan
-                           ) -> dg.AssetCheckResult:
-    return _result(C.check_event_messages(records, organization, event_plan) + C.check_speakers(records, organization))
+def records_event_messages(records, organization, event_plan) -> dg.AssetCheckResult:
+    return _result([f for rs, org, plan in partition_groups(records, organization, event_plan)
+                    for f in C.check_event_messages(rs, org, plan) + C.check_speakers(rs, org)])
 
 
-@dg.asset_check(asset=records, partitions_def=seed_partitions_def, blocking=True, additional_ins={"organization": dg.AssetIn("organization")},
+@dg.asset_check(asset=records, blocking=True, additional_ins={"organization": dg.AssetIn("organization")},
                 description="access lists respect channels and the late joiner sees nothing before joining")
-def records_access(records: RecordSet, organization: Organization) -> dg.AssetCheckResult:
-    return _result(C.check_access(records, organization))
+def records_access(records, organization) -> dg.AssetCheckResult:
+    return _result([f for rs, org in partition_groups(records, organization) for f in C.check_access(rs, org)])
 
 
-@dg.asset_check(asset=records, partitions_def=seed_partitions_def, blocking=True, additional_ins={"source_facts": dg.AssetIn("source_facts"),
+@dg.asset_check(asset=records, blocking=True, additional_ins={"source_facts": dg.AssetIn("source_facts"),
                                                               "event_plan": dg.AssetIn("event_plan")},
                 description="must-contain values verbatim; must-not-contain and pixel-only values absent "
                             "from stored text")
-def records_values(records: RecordSet, source_facts: SourceFacts, event_plan: EventPlan) -> dg.AssetCheckResult:
-    return _result(C.check_event_values(records, event_plan) + C.check_pixel_only(records, source_facts, event_plan))
+def records_values(records, source_facts, event_plan) -> dg.AssetCheckResult:
+    return _result([f for rs, facts, plan in partition_groups(records, source_facts, event_plan)
+                    for f in C.check_event_values(rs, plan) + C.check_pixel_only(rs, facts, plan)])
 
 
-@dg.asset_check(asset=records, partitions_def=seed_partitions_def, blocking=True, additional_ins={"event_plan": dg.AssetIn("event_plan")},
+@dg.asset_check(asset=records, blocking=True, additional_ins={"event_plan": dg.AssetIn("event_plan")},
                 description="every PDF, PPTX and PNG opens back; PDF text holds the report's values")
-def records_files(context: dg.AssetCheckExecutionContext, storage: StorageResource, records: RecordSet,
-                  event_plan: EventPlan) -> dg.AssetCheckResult:
-    return _result(C.check_files(records, event_plan, storage.project_dir(records.seed_id)))
+def records_files(storage: StorageResource, records, event_plan) -> dg.AssetCheckResult:
+    return _result([f for rs, plan in partition_groups(records, event_plan)
+                    for f in C.check_files(rs, plan, storage.project_dir(rs.seed_id))])
 
 
-@dg.asset_check(asset=records, partitions_def=seed_partitions_def, blocking=False, description="200-275 records per project, as in the paper")
-def records_scale(records: RecordSet) -> dg.AssetCheckResult:
-    return _result(C.check_scale(records), severity=dg.AssetCheckSeverity.WARN)
+@dg.asset_check(asset=records, blocking=False, description="200-275 records per project, as in the paper")
+def records_scale(records) -> dg.AssetCheckResult:
+    return _result([f for (rs,) in partition_groups(records) for f in C.check_scale(rs)],
+                   severity=dg.AssetCheckSeverity.WARN)
 
 
 ASSETS = [records, workspace_stats, workspace_stats_corpus]

@@ -39,7 +39,14 @@ def source_header(source: str, when: datetime, *, author: str = "", channel: str
 
 
 def contains_value(text: str, value: str) -> bool:
-    """True when `value` occurs verbatim and is not part of a longer number or word."""
+    """True when `value` occurs verbatim and is not part of a longer number or word.
+
+    Not `qa.text.contains_value`, on purpose: the records checks and renderers hold the text to the
+    event's exact value (must-contain values are copied verbatim, case and thousands separators
+    included), and a pixel-only '250' must not count as written where the text says '3,250'. The qa
+    helper is lenient for paraphrased questions and answers (any case, '3,500' ~ '3500', a '250'
+    after a comma, the value stripped); using it here would pass drafts that reword a value and fail
+    ones that only share its digits."""
     if not value:
         return False
     pattern = _bounded(value) if value[0].isalnum() else re.escape(value) + r"(?![\w]|[.,]\d)"

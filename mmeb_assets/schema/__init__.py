@@ -19,4 +19,15 @@ from mmeb_assets.schema.qa import (
 )
 from mmeb_assets.schema.evaluation import Answer, Judgment, Retrieval, RetrievalSet
 
-__all__ = [name for name in dir() if not name.startswith("_")]
+# Written out, not computed from dir(): tools (pyflakes, IDEs) read a literal list as re-exports.
+__all__ = [
+    "Provenance", "StageArtifact",
+    "Claim", "ConfigFact", "Figure", "NumericClaim", "PageText", "SourceDocument", "SourceFacts", "Table",
+    "TextBlock", "TextualExtraction", "VisualExtraction", "VisualFact",
+    "Channel", "Customer", "Decision", "DocumentPlan", "Event", "EventPlan", "EvolvingFact", "FactVersion",
+    "InventedFact", "Milestone", "Organization", "Person", "PlanItem", "ScriptedError",
+    "VISUAL_SOURCES", "Corpus", "Record", "RecordSet", "VersionEdge",
+    "TASK_CATEGORY", "TASKS", "Benchmark", "Derivation", "EvidenceStats", "Gold", "QAItem", "QASet", "SolutionStep",
+    "StageVerdict", "Validation",
+    "Answer", "Judgment", "Retrieval", "RetrievalSet",
+]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from mmeb_assets.seedgen.demo_specs import DemoFigure, DemoSection, DemoSeedSpec, DemoTable
-from mmeb_assets.seedgen.scale_specs import REPORT_TITLES, _figure_plan, _num, _people, _series, fmt
+from mmeb_assets.seedgen.scale_specs import REPORT_TITLES, _figure_plan, _num, _series, fmt
 from mmeb_assets.seedgen.scale_vocab import Domain, Indicator
 
 SECTOR_DECIMALS = 1

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import random
 import re
-from functools import lru_cache
 
 from mmeb_assets.seedgen.demo_specs import DemoFigure, DemoSection, DemoSeedSpec, DemoTable
-from mmeb_assets.seedgen.scale_vocab import DOMAINS, FIRST_NAMES, LABS, LAST_NAMES, Domain, Indicator, Metric
+from mmeb_assets.seedgen.scale_vocab import FIRST_NAMES, LABS, LAST_NAMES, Domain, Metric
 
 SCALE_GENERATOR = "scale"
 SEEDS_PER_DOMAIN = 3

@@ -80,7 +80,7 @@ def plan_markdown(plan: EventPlan, limit: int = 25) -> str:
           description="The project's invented company: archetype and reason, customer, milestones, team, channels, "
                       "late joiner. A manifest entry's `archetype` overrides the choice.")
 def organization(context: dg.AssetExecutionContext, config: SimulationRunConfig, source_facts: SourceFacts,
-                 llm: LLMResource) -> dg.Output[Organization]:
+                 llm: LLMResource) -> dg.MaterializeResult[Organization]:
     seed = context.partition_key
     random_seed = project_random_seed(seed, config.random_seed)
     org = build_organization(source_facts, random_seed=random_seed, config=config.to_config(manifest_archetype(seed)),
@@ -96,7 +96,7 @@ def organization(context: dg.AssetExecutionContext, config: SimulationRunConfig,
           description="The scripted week: items, invented facts, errors, decisions, evolving facts, document "
                       "schedule and every event with actor, time, place and required values.")
 def event_plan(context: dg.AssetExecutionContext, config: SimulationRunConfig, source_facts: SourceFacts,
-               organization: Organization, llm: LLMResource) -> dg.Output[EventPlan]:
+               organization: Organization, llm: LLMResource) -> dg.MaterializeResult[EventPlan]:
     seed = context.partition_key
     random_seed = project_random_seed(seed, config.random_seed)
     base = config.to_config(organization.archetype).model_dump(exclude={"start", "days"})

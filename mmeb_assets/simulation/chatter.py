@@ -100,7 +100,6 @@ REACT_CORE = ["Nice, {label} looks solid.", "Thanks {owner}! Is {label} final or
 
 def standups(book: EventBook, items: list[PlanItem], channel: str) -> None:
     org, cfg, rng = book.org, book.config, book.rng
-    joiner = org.person(org.late_joiner_id)
     for day in range(cfg.days):
         start = cfg.day(day, 9, 5)
         upcoming = [i for i in items if i.completed_at >= start] or items

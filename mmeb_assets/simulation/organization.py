@@ -142,7 +142,7 @@ def rules_org_draft(facts: SourceFacts, archetype: str, *, random_seed: int, con
         tagline=f"{size} {what} in {city} working on {domain_work.lower()}",
         product=(f"{internal}, delivered as a hosted service and on-prem build to operations teams"
                  if archetype == "research_lab" else
-                 f"commissioned analyses and indicator dashboards for public bodies and operators"),
+                 "commissioned analyses and indicator dashboards for public bodies and operators"),
         project_codename=codename,
         project_sentence=(f"This week the team finishes the {codename} {t['V_deliverable']} on the internal "
                           f"{t['V_system_word']} {internal} ({what_it_does}) for {customer}."),

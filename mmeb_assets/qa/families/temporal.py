@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from mmeb_assets.qa.families.base import GenContext, cell_phrase, draft, ids, is_year
+from mmeb_assets.qa.families.base import GenContext, draft, ids, is_year
 from mmeb_assets.qa.phrasing import metric, the
 from mmeb_assets.qa.text import moment_between, when
 from mmeb_assets.schema import Derivation, EvolvingFact, FactVersion, QAItem, Record
