@@ -95,3 +95,41 @@ def test_a_named_thing_said_to_be_a_kind_of_thing_is_a_definition():
     assert found and found[1] == "Gedeone database" and found[3].startswith("a collection of 500")
     assert definition_of("Since SIF is a sum of pretrained fasttext vectors, the resulting dimensionality is 300.") is None
     assert definition_of("BERT is a strong baseline.") is None
+
+
+def _page(blocks: list[str]):
+    from mmeb_assets.schema.source import PageText, TextBlock
+
+    text_blocks = [TextBlock(page=25, text=t, bbox=(72, 100 + 40 * i, 520, 130 + 40 * i)) for i, t in enumerate(blocks)]
+    return PageText(page=25, text="\n".join(blocks), blocks=text_blocks)
+
+
+GLOSSARY = ["Annex A: Glossary",
+            "AI impact assessment: a framework used to consider and identify the potential consequences of an AI "
+            "system’s deployment, intended use and foreseeable misuse.",
+            "AI policy: information that provides governance direction and support for AI systems according to your "
+            "business requirements.",
+            "Bias: the disproportionate weighting towards a particular subset of data subjects.",
+            "Anonymity: in practice, providing anonymity requires excluding any personal data collection.",
+            "Data Protection Impact Assessment: see ICO guidance on DPIAs for further information."]
+
+
+def test_a_glossary_page_defines_each_term_before_its_colon():
+    from mmeb_assets.facts.statements import _glossary_page
+
+    page = _page(GLOSSARY)
+    assert _glossary_page(page)
+    defined = {s: definition_of(t, glossary=True) for s, t in zip(GLOSSARY, GLOSSARY)}
+    assert defined[GLOSSARY[1]][1:4] == ("AI impact assessment", "definition", "a framework used to consider and identify "
+                                         "the potential consequences of an AI system’s deployment, intended use and "
+                                         "foreseeable misuse")
+    assert defined[GLOSSARY[3]][1] == "Bias"
+    assert defined[GLOSSARY[4]] is None and defined[GLOSSARY[5]] is None  # a note, a pointer: not what the term is
+
+
+def test_a_colon_outside_a_glossary_is_no_definition():
+    from mmeb_assets.facts.statements import _glossary_page
+
+    assert definition_of(GLOSSARY[3]) is None
+    assert not _glossary_page(_page(["Results: the model improves on every split we tried, by a wide margin.",
+                                     "Setup: we train for ten epochs with the default settings of the library."]))

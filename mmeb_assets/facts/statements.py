@@ -27,6 +27,9 @@ DEFINITION = re.compile(
 COPULAR = re.compile(r"^(?P<term>[A-Z][\w’'\-]*(?: [A-Z][\w’'\-]*){0,4}) is (?P<definition>an? [a-z].{20,})$")
 APPOSITIVE = re.compile(r"\b(?:the|a|an) (?P<term>[\w’'\-]+(?: [\w’'\-]+){0,2}), (?:that is|i\.e\.,?) "
                         r"(?P<definition>an? [a-z][^,;()]{15,})")
+GLOSSARY_ENTRY = re.compile(r"^(?P<term>[A-Z][\w’'\-]*(?: [\w’'\-]+){0,4}):\s+(?P<definition>(?:an? |the )?[a-z][\w’'\-]*\b.{15,})$")
+MIN_GLOSSARY_ENTRIES = 3
+NOT_A_GLOSS = re.compile(r"^(?:see|we|you|in|includes?|broadly|for|it|this|these|our|refers?|please|e\.g\.)\b", re.I)
 DEFINING_WORDS = re.compile(r"\b(?:that|which|designed|used|based|for|of|to)\b")
 NOT_A_TERM = re.compile(r"^(?:this|that|it|these|those|which|there|here|such|what|our|my|we|since|while|as|if|when|"
                         r"because|although|though|unlike|whereas|thus|hence|finally|however|the (?:above|following))\b",
@@ -43,11 +46,12 @@ def statements(document: SourceDocument) -> list[Statement]:
     out: list[Statement] = []
     seen: set[tuple[str, str]] = set()
     for page in document.pages:
+        glossary = _glossary_page(page)
         for block in page.blocks:
             if block.kind != "text":
                 continue
             for sentence in sentences(" ".join(block.text.split())):
-                found = components_of(sentence) or definition_of(sentence)
+                found = components_of(sentence) or definition_of(sentence, glossary)
                 if found is None:
                     continue
                 kind, subject, aspect, stated, count = found
@@ -59,6 +63,18 @@ def statements(document: SourceDocument) -> list[Statement]:
                 out.append(Statement(id=f"statement_{len(out) + 1:02d}", kind=kind, subject=subject, aspect=aspect,
                                      stated=stated, count=count, sentence=sentence, page=page.page))
     return out
+
+
+def _glossary_page(page) -> bool:
+    """A page set as a glossary: several paragraphs open 'Term: what it is' ('AI impact assessment:
+    a framework used to ...'). Only there is a colon read as 'is defined as'."""
+    openings = [GLOSSARY_ENTRY.match(_bare(" ".join(b.text.split()))) for b in page.blocks if b.kind == "text"]
+    return sum(1 for m in openings if m) >= MIN_GLOSSARY_ENTRIES
+
+
+def _bare(sentence: str) -> str:
+    """Without bracketed asides and with words broken at a line end joined."""
+    return re.sub(r"(\w)- (\w)", r"\1\2", re.sub(r"\s*\([^()]*\)", "", sentence.strip()))
 
 
 def _initials(name: str) -> str:
@@ -94,10 +110,15 @@ def components_of(sentence: str) -> tuple[str, str, str, str, str] | None:
     return "components", whole, noun, ", ".join(parts), count
 
 
-def definition_of(sentence: str) -> tuple[str, str, str, str, str] | None:
-    """('definition', term, 'definition', its first clause, '') for 'X refers to / is defined as / means Y'."""
-    text = re.sub(r"(\w)- (\w)", r"\1\2", re.sub(r"\s*\([^()]*\)", "", sentence.strip()))
+def definition_of(sentence: str, glossary: bool = False) -> tuple[str, str, str, str, str] | None:
+    """('definition', term, 'definition', its first clause, '') for 'X refers to / is defined as / means Y'
+    (and, on a glossary page, 'X: Y')."""
+    text = _bare(sentence)
     match = DEFINITION.match(text)
+    if not match and glossary and (entry := GLOSSARY_ENTRY.match(text)):
+        if NOT_A_GLOSS.match(entry.group("definition")):
+            return None  # 'Anonymity: in practice, ...', 'DPIA: see ICO guidance': a note, not what it is
+        match = entry
     if not match:
         match = COPULAR.match(text)  # 'AIME is a resource that is designed to ...': a named thing said to be a kind
         match = match or APPOSITIVE.search(text)  # 'the Gedeone database, that is a collection of 500 recipes'
