@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pymupdf
 
+from mmeb_assets.ingestion.ligatures import ACTIVE, ligature_repairs
 from mmeb_assets.schema.source import PageText, TextBlock
 
 MIN_TEXT_CHARS_PER_DOC = 40
@@ -31,10 +32,11 @@ class IngestionError(ValueError):
 
 
 def normalize_text(text: str) -> str:
-    """Ligatures to letters, soft hyphens dropped; everything else exactly as printed."""
+    """Ligatures to letters, soft hyphens dropped, the open document's misread ligature words written
+    right ('Paciic' -> 'Pacific'); everything else exactly as printed."""
     for char, replacement in LIGATURES.items():
         text = text.replace(char, replacement)
-    return text
+    return ACTIVE.apply(text)
 
 
 def squash(text: str) -> str:
@@ -91,6 +93,7 @@ def open_pdf(path: Path) -> pymupdf.Document:
         doc.close()
         raise IngestionError(path, f"no text layer ({chars} characters on {n_pages} page(s)): a scanned or "
                                    "image-only PDF; run OCR on it first (e.g. ocrmypdf)")
+    ACTIVE.use(ligature_repairs(doc))  # this document's 'fi' glyphs read as a lone 'i' ('Paciic')
     return doc
 
 
