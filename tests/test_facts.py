@@ -327,3 +327,21 @@ def test_row_groups_that_name_the_measure_are_read_one_group_at_a_time():
     assert len(facts) == 8
     by_measure = _structured("Table 2: Scores.", [[], ["Accuracy"], ["F1 score"]], paths, rows)
     assert measure_groups(by_measure) == [by_measure]  # the columns name the measure: groups are subjects
+
+
+def test_a_row_label_holding_values_gives_no_fact():
+    """Several values per cell ran into the stub ('0.29 0.2 (Prodigy-METEO 0.19 0.69 0)'): no reader
+    names a row so; a range of amounts or an age band is a label."""
+    from mmeb_assets.facts.tables import _values_in_label
+
+    assert _values_in_label("0.29 0.2 (Prodigy-METEO 0.19 0.69 0)")
+    assert _values_in_label("-1 1e-4 0.6, (Weather.gov 0.6 0.8)")
+    assert not any(_values_in_label(label) for label in ("$5,000–9,999", "45–54 (Men)", "Scene 4", "GPT-3 175B"))
+
+
+def test_a_figure_is_named_by_words_of_its_own_sentence():
+    from mmeb_assets.simulation.statement_items import figure_window
+
+    window = figure_window("We wanted to know whether people near an important area in the room are found. "
+                           "94% chose the right individual.", "94%", "94")
+    assert window == "…% chose the right individual"

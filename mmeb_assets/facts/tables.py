@@ -198,6 +198,13 @@ def row_subject(row_path: list[str] | tuple[str, ...]) -> str:
     return parts[-1] if len(parts) == 1 else f"{parts[-1]} ({', '.join(parts[:-1])})"
 
 
+def _values_in_label(label: str) -> bool:
+    """A row label holding a row of values ('0.29 0.2 (Prodigy-METEO 0.19 0.69 0)'): cells of a table
+    printing several values per cell ran into the stub; no reader names a row so."""
+    numbers = [t for t in label.split() if re.fullmatch(r"\(?[-−]?(?:\d[\d,]*)?\.?\d+\)?,?", t)]
+    return len(numbers) >= 3 or len(numbers) >= 2 and any("." in n for n in numbers)
+
+
 def shared_name_columns(table: Table) -> set[int]:
     """Value columns whose header path another column repeats ('Train' | 'Train'): a reader cannot
     tell their values apart by name, so they give no facts."""
@@ -230,8 +237,8 @@ def _structured_facts(table: Table, tally: Tally) -> list[Fact]:
         if identifier or not re.search(r"[A-Za-z]{2,}", name):
             tally.add("identifier" if identifier else "no_measure", f"{where} under {cell.column_path!r}")
             continue
-        if not subject:
-            tally.add("no_measure", f"{where} (no row header)")
+        if not subject or _values_in_label(subject):
+            tally.add("no_measure", f"{where} (no row header)" if not subject else f"{where}: row label {subject!r} holds values")
             continue
         if YEAR.match(cell.value.strip()) and not cell.unit:
             tally.add("date", where)

@@ -51,7 +51,10 @@ def figure_window(sentence: str, stated: str, number: str) -> str:
     start = sentence.find(stated)
     start = start + max(stated.find(number), 0) if start >= 0 else sentence.find(number)
     before = sentence[:start].split()[-WINDOW_BEFORE:]
-    after = sentence[start + len(number):].split()[:WINDOW_AFTER + len(stated.split()) - 1]
+    ends = [k for k, word in enumerate(before) if re.search(r"[a-z]{2}[.!?]$", word)]
+    if ends:  # the words before stay in the figure's own sentence ('… room. 94% chose the right')
+        before = before[ends[-1] + 1:]
+    after = sentence[start + len(number):].split()[:WINDOW_AFTER + len(stated.split()) - 1 + (WINDOW_BEFORE - len(before)) // 2]
     window = " ".join([*before, "…", *after]).replace("… %", "…%")
     return re.sub(r"([$€£]) …", r"\1…", window).rstrip(" .,;:")
 
