@@ -345,3 +345,10 @@ def test_a_figure_is_named_by_words_of_its_own_sentence():
     window = figure_window("We wanted to know whether people near an important area in the room are found. "
                            "94% chose the right individual.", "94%", "94")
     assert window == "…% chose the right individual"
+
+
+def test_a_figure_window_does_not_end_on_a_function_word():
+    from mmeb_assets.simulation.statement_items import figure_window
+
+    window = figure_window("Approximately 35% of the range of mink habitat in the United States is exposed.", "35%", "35")
+    assert window.startswith("Approximately …% of the range of mink")

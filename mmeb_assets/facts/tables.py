@@ -268,9 +268,9 @@ def named_table(table: Table) -> Table:
     rows = []
     repeated = shared_name_rows(table)
     for r, row in enumerate(table.rows):
-        if r in repeated:
-            continue
         path = table.row_paths[r] if r < len(table.row_paths) else row[:1]
+        if r in repeated or _values_in_label(row_subject(path) or row[0]):
+            continue  # as its facts: no row a reader cannot name
         rows.append([row_subject(path) or row[0], *[row[c] if c < len(row) else "" for c in kept]])
     numbers = [[parse_number(c) for c in row] for row in rows]
     return table.model_copy(update={"header": header, "rows": rows, "numbers": numbers,

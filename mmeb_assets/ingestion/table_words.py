@@ -119,6 +119,8 @@ def _phrases(words: list, median_h: float) -> list[Phrase]:
         if out:
             last = out[-1]
             close = w[0] - last.x1 < gap
+            if text == "˙" and last.numeric:
+                text = "±"  # a font whose '±' the text layer reads as a dot accent ('21.88 ˙ 0.31')
             spread = last.numeric and (SPREAD.match(text) and text.startswith("(") or last.text.endswith("±")
                                        or text in {"±", "%"} or text.startswith("±"))
             spread = spread or _out_of(last.text, text) or BOUND_SIGN.fullmatch(last.text) and is_value(text)

@@ -42,6 +42,7 @@ def stated_figure(facts: SourceFacts, table_id: str, index: int | None) -> dict[
 
 
 WINDOW_BEFORE, WINDOW_AFTER = 6, 3
+FUNCTION_WORDS = {"of", "the", "a", "an", "in", "to", "for", "and", "or", "with", "by", "on", "at", "from", "as"}
 
 
 def figure_window(sentence: str, stated: str, number: str) -> str:
@@ -54,7 +55,12 @@ def figure_window(sentence: str, stated: str, number: str) -> str:
     ends = [k for k, word in enumerate(before) if re.search(r"[a-z]{2}[.!?]$", word)]
     if ends:  # the words before stay in the figure's own sentence ('… room. 94% chose the right')
         before = before[ends[-1] + 1:]
-    after = sentence[start + len(number):].split()[:WINDOW_AFTER + len(stated.split()) - 1 + (WINDOW_BEFORE - len(before)) // 2]
+    rest = sentence[start + len(number):].split()
+    size = WINDOW_AFTER + len(stated.split()) - 1 + (WINDOW_BEFORE - len(before)) // 2
+    cap = min(len(rest), size + 4)
+    while size < cap and rest[size - 1].lower().strip(",;:") in FUNCTION_WORDS:
+        size += 1  # 'Approximately …% of the range of mink habitat', not '… the range of'
+    after = rest[:size]
     window = " ".join([*before, "…", *after]).replace("… %", "…%")
     return re.sub(r"([$€£]) …", r"\1…", window).rstrip(" .,;:")
 
