@@ -162,11 +162,12 @@ def _unit_line_beside(page: pymupdf.Page, area: tuple, caption_bbox: tuple, line
     below it ('Values in GWh'): read across the caption's width, between the caption and the table."""
     if not lines or caption_bbox[3] > area[1] + 3 or caption_bbox[0] >= area[0]:
         return ""
-    band = (caption_bbox[0] - 2, caption_bbox[3] + 0.5, area[2], lines[0].y0 - 0.5)
-    if band[3] - band[1] < 4:
-        return ""
-    found = [u for line in page_lines(page, band) if len(line.phrases) == 1 and (u := unit_line(line.text))]
-    return found[0] if found else ""
+    for line in page_lines(page, (caption_bbox[0] - 2, caption_bbox[3] + 0.5, area[2], area[3])):
+        if len(line.phrases) > 1:
+            return ""  # the table's header: no unit line above it
+        if unit := unit_line(line.text):
+            return unit
+    return ""
 
 
 def _after_caption(lines: list[Line], caption_text: str, caption_bbox: tuple) -> list[Line]:
