@@ -133,3 +133,20 @@ def test_a_colon_outside_a_glossary_is_no_definition():
     assert definition_of(GLOSSARY[3]) is None
     assert not _glossary_page(_page(["Results: the model improves on every split we tried, by a wide margin.",
                                      "Setup: we train for ten epochs with the default settings of the library."]))
+
+
+def test_a_term_the_document_defined_under_a_joined_name_is_defined_once():
+    from mmeb_assets.facts.statements import statements
+
+    page = _page(["Robustness or generalizability is defined as the “ability of a system to maintain its level of "
+                  "performance under a variety of circumstances” (Source: ISO/IEC TS 5723:2022). Robustness is a goal "
+                  "for appropriate system functionality in a broad set of conditions and circumstances, including uses "
+                  "of AI systems not initially anticipated."])
+    from mmeb_assets.provenance import make_provenance
+    from mmeb_assets.schema.source import SourceDocument
+
+    document = SourceDocument(seed_id="rmf", provenance=make_provenance("rmf", "ingestion", "rules"), title="RMF",
+                              path="rmf.pdf", sha256="0", n_pages=25, pages=[page], tables=[], figures=[],
+                              numeric_claims=[])
+    found = [(s.subject, s.stated[:30]) for s in statements(document)]
+    assert found == [("Robustness or generalizability", "the “ability of a system to ma")]

@@ -65,6 +65,10 @@ def statements(document: SourceDocument) -> list[Statement]:
     return out
 
 
+def _names(term: str) -> set[str]:
+    return {n.strip().lower() for n in re.split(r"\s+(?:or|and)\s+", term.strip())} if re.search(r"\s(?:or|and)\s", term) else set()
+
+
 def _glossary_page(page) -> bool:
     """A page set as a glossary: several paragraphs open 'Term: what it is' ('AI impact assessment:
     a framework used to ...'). Only there is a colon read as 'is defined as'."""
@@ -84,7 +88,10 @@ def _initials(name: str) -> str:
 
 
 def _aliases(a: str, b: str) -> bool:
-    """One name is the other's abbreviation."""
+    """One name is the other's abbreviation, or one of the names the other joins ('Robustness' and
+    'Robustness or generalizability', defined once by the document)."""
+    if a.strip().lower() in _names(b) or b.strip().lower() in _names(a):
+        return True
     short, long = sorted((a.strip(), b.strip()), key=len)
     return " " not in short and short.isupper() and len(long.split()) > 1 and _initials(long) == short.upper()
 
