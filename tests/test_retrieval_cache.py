@@ -106,3 +106,19 @@ def test_only_unseen_query_texts_are_searched(tmp_path):
     _, searched = cached_hits(cache, "other", lambda: "v1", ["b"], search)  # another ranker
     assert searched == 1
     assert cached_hits(None, "r", lambda: "v1", ["b"], search)[1] == 1  # no cache: always searched
+
+
+def test_bm25_filters_projects_only_when_the_table_holds_others(mmeb_home, indexed):
+    from mmeb_assets.retrieval.rankers import fts_filter
+
+    table = indexed.open_table("minilm")
+    everything = _corpus(mmeb_home)
+    assert fts_filter(table, everything) is None  # the filter would pass every row
+    aurora = Corpus(records=[r for r in everything.records if r.project == "aurora-retrieval"],
+                    projects=["aurora-retrieval"])
+    assert fts_filter(table, aurora) == "project IN ('aurora-retrieval')"
+    question = "When is the quarterly emissions report due at the harbor?"
+    both, _ = bm25_hits(table, _items([question]), everything)
+    only, _ = bm25_hits(table, _items([question]), aurora)
+    assert both[0][0][0].startswith("harbor-emissions")
+    assert only[0] and all(rid.startswith("aurora-retrieval") for rid, _ in only[0])

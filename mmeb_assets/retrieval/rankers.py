@@ -71,11 +71,21 @@ def bm25_hits(table, items: Sequence[QAItem], corpus: Corpus, k: int = TOP_K,
     """BM25 top-k of every question and how many were searched (not read from `cache`)."""
     import lancedb as lancedb_lib
 
-    where = project_filter(corpus)
-    ranker = f"bm25:k={k}:where={where}"
+    where = fts_filter(table, corpus)
+    ranker = f"bm25:k={k}:where={where or ''}"
     return cached_hits(cache, ranker, lambda: index_version(table, lancedb_lib.__version__, FTS_SETTINGS, ranker),
                        [item.q for item in items],
                        lambda queries: [fts_search(table, q, k=k, where=where) for q in queries])
+
+
+def fts_filter(table, corpus: Corpus) -> str | None:
+    """The corpus's project filter, or None where the table holds no other project: the filter then
+    passes every row, and LanceDB's prefiltered full-text search took about twice the time of an
+    unfiltered one (200 questions of the 30-project build: 7.7 vs 3.8 CPU ms each, the same lists)."""
+    import pyarrow.compute as pc
+
+    present = table.search().select(["project"]).limit(None).to_arrow().column("project")
+    return None if set(pc.unique(present).to_pylist()) <= set(corpus.projects) else project_filter(corpus)
 
 
 def _open(lancedb: LanceDBResource, index: str, retriever: str):
