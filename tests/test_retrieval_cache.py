@@ -122,3 +122,32 @@ def test_bm25_filters_projects_only_when_the_table_holds_others(mmeb_home, index
     only, _ = bm25_hits(table, _items([question]), aurora)
     assert both[0][0][0].startswith("harbor-emissions")
     assert only[0] and all(rid.startswith("aurora-retrieval") for rid, _ in only[0])
+
+
+def test_one_filler_at_a_time_the_other_reads_its_lists(tmp_path):
+    import threading
+    import time
+
+    calls, started = [], threading.Event()
+
+    def slow_search(queries):
+        calls.append(list(queries))
+        started.set()
+        time.sleep(0.3)
+        return [[(f"r-{q}", 1.0)] for q in queries]
+
+    results = {}
+
+    def fill(name):
+        results[name] = cached_hits(HitsCache(tmp_path / "hits.sqlite"), "dense", lambda: "v1", ["a", "b"],
+                                    slow_search)
+
+    first = threading.Thread(target=fill, args=("first",))
+    first.start()
+    started.wait(5)
+    second = threading.Thread(target=fill, args=("second",))
+    second.start()
+    first.join()
+    second.join()
+    assert calls == [["a", "b"]]  # the second waited for the first, then searched nothing
+    assert results["first"][0] == results["second"][0] and results["second"][1] == 0

@@ -17,11 +17,12 @@ and the `bm25` and `hybrid` partitions may fill it at once).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 Hits = list[tuple[str, float]]
 SCHEMA = 1  # bump when the stored form of a hit list changes
@@ -75,6 +76,20 @@ class HitsCache:
         with contextlib.closing(self._connect()) as conn, conn:  # one transaction: all rows or none
             conn.executemany("INSERT OR REPLACE INTO hits VALUES (?, ?, ?, ?)", rows)
 
+    @contextlib.contextmanager
+    def filling(self, ranker: str, version: str) -> Iterator[None]:
+        """An exclusive flock per (ranker, version) beside the cache file, held while its lists are
+        read, searched and stored."""
+        name = hashlib.sha256(f"{ranker}\x00{version}".encode("utf-8")).hexdigest()[:24]
+        folder = self.path.parent / ".retrievals-locks"
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(folder / name, "a+") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
     def count(self) -> int:
         with contextlib.closing(self._connect()) as conn:
             return int(conn.execute("SELECT COUNT(*) FROM hits").fetchone()[0])
@@ -84,14 +99,21 @@ def cached_hits(cache: HitsCache | None, ranker: str, version: Callable[[], str]
                 search: Callable[[list[str]], list[Hits]]) -> tuple[list[Hits], int]:
     """Hit lists of `queries` in order: cached ones read, the rest searched (`search` takes the
     distinct unseen texts, in first-appearance order) and stored; returns (hits, queries searched).
-    `version` is called only with a cache (reading the rows costs a table scan)."""
+    `version` is called only with a cache (reading the rows costs a table scan).
+
+    One process at a time fills a (ranker, version): `hybrid` asks for the dense top-100 while the
+    dense retriever's partition is computing the same lists, and without the lock both embedded and
+    searched all 1,798 questions at once on the same two cores (the 30-project build: hybrid 34.5 s,
+    minilm 40.1 s, against 17 and 28 s before hybrid could find BM25 lists cached and start early).
+    The second waits, then reads what the first stored."""
     if cache is None:
         return search(list(queries)), len(queries)
     key = version()
-    known = cache.get_many(ranker, key, queries)
-    todo = [q for q in dict.fromkeys(queries) if q not in known]
-    if todo:
-        fresh = dict(zip(todo, search(todo)))
-        cache.put_many(ranker, key, fresh)
-        known.update(fresh)
+    with cache.filling(ranker, key):
+        known = cache.get_many(ranker, key, queries)
+        todo = [q for q in dict.fromkeys(queries) if q not in known]
+        if todo:
+            fresh = dict(zip(todo, search(todo)))
+            cache.put_many(ranker, key, fresh)
+            known.update(fresh)
     return [list(known[q]) for q in queries], len(todo)
