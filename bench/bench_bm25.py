@@ -52,7 +52,7 @@ def main() -> int:
         return 1
     rows = {}
     started = time.perf_counter()
-    lance = bm25_hits(table, items, corpus)
+    lance, _ = bm25_hits(table, items, corpus)
     rows["bm25 (LanceDB FTS)"] = (lance, time.perf_counter() - started)
     rows["bm25s (no stemmer)"] = bm25s_rank(corpus.records, items)
     try:

@@ -17,6 +17,7 @@ import dagster as dg
 from dagster import DagsterInstance
 
 from mmeb_assets.build.console import Console, new_log_path, quiet_terminal
+from mmeb_assets.build.event_log import relax_event_log_sync
 from mmeb_assets.build.observe import observe_sources
 from mmeb_assets.build.outcome import BuildReport, RunOutcome, failure_line, partition_kind
 from mmeb_assets.build.phases import RunTask, load_definitions, plan_tasks
@@ -142,6 +143,8 @@ def build_all(partitions: list[str] | None = None, selection: list[str] | None =
         say = log or console.line
         say(f"Dagster event log: {log_path} (--verbose prints it here)")
         own_graph = definitions is None
+        if instance is None:  # the persistent instance under $DAGSTER_HOME (event_log.py)
+            relax_event_log_sync()
         definitions = definitions or load_definitions()
         planning = instance or DagsterInstance.get()
         for problem in observe_sources(definitions, planning):

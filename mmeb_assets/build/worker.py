@@ -14,6 +14,7 @@ import time
 
 from dagster import AssetKey, DagsterInstance
 
+from mmeb_assets.build.event_log import relax_event_log_sync
 from mmeb_assets.build.outcome import RunOutcome, check_warnings, failure_reason
 from mmeb_assets.build.phases import RunTask, load_definitions
 from mmeb_resources.io_manager import LEFT_OUT_TAG
@@ -42,6 +43,7 @@ def init_worker(threads: int, queue, build_id: str) -> None:
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[var] = str(threads)
     _STATE.update(threads=threads, build_id=build_id, queue=queue)
+    relax_event_log_sync()
     if queue is not None:
         from mmeb_assets.operations import progress
 

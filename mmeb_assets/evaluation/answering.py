@@ -13,6 +13,7 @@ from typing import Callable, Iterator
 
 from mmeb_assets.evaluation.injection import PLANTS, plant, probe, probe_items
 from mmeb_assets.evaluation.prompting import AnswerPrompt, ImageLoader, build_answer_prompt
+from mmeb_assets.evaluation.reader_cache import ReaderAnswerCache, reader_texts
 from mmeb_assets.judge.readers import read_answer
 from mmeb_resources.model_registry import ModelSpec
 from mmeb_assets.prompts import load_prompt
@@ -121,8 +122,10 @@ def model_client(spec: ModelSpec, home: Path, gpu=None) -> Iterator[LLMResource]
 
 def build_answers(spec: ModelSpec, k: int, benchmark: Benchmark, retrievals: RetrievalSet, corpus: Corpus, *,
                   llm_factory: Callable[[], contextlib.AbstractContextManager[LLMResource]] | None = None,
-                  image_loader: ImageLoader | None = None) -> tuple[AnswerSet, LLMResource | None]:
-    """Every (sampled) question answered by `spec` with k records; returns the set and the client used."""
+                  image_loader: ImageLoader | None = None,
+                  reader_cache: ReaderAnswerCache | None = None) -> tuple[AnswerSet, LLMResource | None]:
+    """Every (sampled) question answered by `spec` with k records; returns the set and the client used.
+    A reader's answers come from `reader_cache` where the question and its records are unchanged."""
     records = {r.id: r for r in corpus.records}
     ranked_ids = {r.question_id: r.record_ids for r in retrievals.retrievals}
     items = stratified_sample(benchmark.items, spec.effective_sample_size)
@@ -130,7 +133,10 @@ def build_answers(spec: ModelSpec, k: int, benchmark: Benchmark, retrievals: Ret
     template = load_prompt(STAGE, "answer")
     used_llm: LLMResource | None = None
     if spec.backend == "reader":
-        answers = [_reader_answer(spec, k, item, ctx) for item, ctx in zip(items, contexts)]
+        policy = spec.reader or "latest"
+        texts, _ = reader_texts(policy, items, contexts, lambda item, ctx: read_answer(item.q, ctx, policy),
+                                reader_cache)
+        answers = [_reader_answer(spec, k, item, ctx, text) for item, ctx, text in zip(items, contexts, texts)]
         probes = injection_probes(spec, items, contexts, answers, template, None, image_loader)
         generator = f"reader:{spec.reader}"
     else:
@@ -186,9 +192,9 @@ def injection_probes(spec: ModelSpec, items: list[QAItem], contexts: list[list[R
             in zip(chosen, PLANTS, planted, replies)]
 
 
-def _reader_answer(spec: ModelSpec, k: int, item: QAItem, context: list[Record]) -> Answer:
+def _reader_answer(spec: ModelSpec, k: int, item: QAItem, context: list[Record], text: str) -> Answer:
     crash_point("answer")  # tests: killed in the middle of a model x k cell
-    return Answer(question_id=item.id, model=spec.name, k=k, answer=read_answer(item.q, context, spec.reader or "latest"),
+    return Answer(question_id=item.id, model=spec.name, k=k, answer=text,
                   record_ids=[r.id for r in context], text_only=True, task=item.task)
 
 

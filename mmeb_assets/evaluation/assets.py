@@ -9,6 +9,7 @@ from mmeb_assets.evaluation.answering import best_retrieval, build_answers, mode
 from mmeb_assets.evaluation.judging import build_judgments
 from mmeb_assets.evaluation.leaderboard import build_leaderboard, load_runs, retrieval_metrics
 from mmeb_assets.evaluation.prompting import project_image_loader
+from mmeb_assets.evaluation.reader_cache import ReaderAnswerCache
 from mmeb_assets.evaluation.submitted import submitted_retrieval, submitted_runs
 from mmeb_resources.model_registry import load_registry
 from mmeb_assets.partitions import K_VALUES, eval_partitions_def
@@ -69,7 +70,8 @@ def answers(context: dg.AssetExecutionContext, benchmark: Benchmark, corpus: Cor
     home = storage.root
     factory = (lambda: model_client(spec, home, gpu)) if spec.backend != "reader" else None
     answer_set, llm = build_answers(spec, k, benchmark, _one_retrieval(retrievals), corpus, llm_factory=factory,
-                                    image_loader=project_image_loader(storage.project_dir))
+                                    image_loader=project_image_loader(storage.project_dir),
+                                    reader_cache=ReaderAnswerCache(storage.cache_dir() / "reader_answers.sqlite"))
     usage = llm.usage(f"{STAGE}.answers").as_metadata() if llm else {}
     metadata = {
         "model": name, "k": k, "retriever": answer_set.retriever, "backend": spec.backend,

@@ -7,6 +7,7 @@ import dagster as dg
 from mmeb_assets.partitions import retriever_partitions_def, seed_partitions_def
 from mmeb_assets.provenance import code_version, content_hash, make_provenance
 from mmeb_assets.retrieval.config import load_retrievers
+from mmeb_assets.retrieval.hits_cache import HitsCache
 from mmeb_assets.retrieval.index import index_records, project_hashes
 from mmeb_assets.retrieval.metrics import ranking_metrics, write_metrics
 from mmeb_assets.retrieval.models import IndexUpdate
@@ -151,7 +152,8 @@ def retrievals(context: dg.AssetExecutionContext, benchmark: Benchmark, corpus: 
     retriever = context.partition_key
     items = benchmark.items
     ranking = rank_questions(retriever, items, corpus, embedder, lancedb,
-                             sync=lambda model: sync_index(corpus, model, lancedb, storage))
+                             sync=lambda model: sync_index(corpus, model, lancedb, storage),
+                             cache=HitsCache(storage.cache_dir() / "retrievals.sqlite"))
     hits = ranking.hits
     result_list = [Retrieval(question_id=item.id, record_ids=[rid for rid, _ in h], scores=[round(s, 6) for _, s in h])
                    for item, h in zip(items, hits)]
@@ -177,7 +179,7 @@ def retrievals(context: dg.AssetExecutionContext, benchmark: Benchmark, corpus: 
         "recall@10": recall["10"].get("overall", 0.0), "recall@50": recall["50"].get("overall", 0.0),
         "recall@100": recall["100"].get("overall", 0.0), "ndcg@10": ranks["ndcg@10"], "mrr": ranks["mrr"],
         "gold_ids_not_in_corpus": len(missing), "reindexed_projects": ", ".join(ranking.reindexed) or "none",
-        "ranker": ranking.model_key, **{key: round(value, 3) for key, value in ranking.timings.items()},
+        "ranker": ranking.model_key, "queries_searched": ranking.searched, **{key: round(value, 3) for key, value in ranking.timings.items()},
         "recall_table": dg.MetadataValue.md(md),
         "table7_recall_row": dg.MetadataValue.md(combined),
         "recall_file": str(folder / "recall.md"), "definition": RECALL_DEFINITION,

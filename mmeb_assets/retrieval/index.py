@@ -23,6 +23,7 @@ from mmeb_resources.faults import crash_point
 from mmeb_resources.lancedb import table_names
 
 FTS_COLUMN = "text"
+FTS_SETTINGS = "fts:text:with_position=True"  # part of the hits cache's key (hits_cache.py): change both together
 METADATA_COLUMNS = ("id", "project", "source", "modality", "timestamp", "author", "version", "image_path",
                     "title", "filename", "page", "doc_id", "content_hash")
 

@@ -24,16 +24,17 @@ _MATRIX_CACHE_SIZE = 4
 
 
 def vector_search(table: Any, queries: np.ndarray, k: int = 100, where: str | None = None,
-                  chunk: int = 512) -> list[Hits]:
+                  chunk: int = 512, exact: bool = False) -> list[Hits]:
     """Top-k by cosine similarity for a batch of query vectors.
 
     Without a vector index LanceDB answers a list of queries with one flat scan per query; for a batch
     that is many times the work of one matrix product. So on an unindexed table of at most
     EXACT_MAX_FLOATS floats the stored vectors (those passing `where`, filtered by LanceDB) are read
     once per table version and searched exactly with `topk_by_column` (the same top-k as `numpy_topk`). An indexed or larger table goes
-    to LanceDB's own (ANN) search. Both return the same exact top-k on a flat table."""
+    to LanceDB's own (ANN) search. Both return the same exact top-k on a flat table. `exact=True` takes
+    the batch path for a single query too (its scores then match a batch's to the last bit)."""
     queries = np.atleast_2d(np.asarray(queries, dtype=np.float32))
-    if len(queries) > 1 and _exact_batch_ok(table):
+    if (len(queries) > 1 or exact) and _exact_batch_ok(table):
         ids, matrix = _filtered_matrix(table, where)
         return exact_hits(ids, matrix, queries, k)
     return lance_vector_search(table, queries, k=k, where=where, chunk=chunk)

@@ -12,6 +12,7 @@ from mmeb_assets.schema.evaluation import Answer, Judgment
 from mmeb_assets.schema.qa import QAItem
 from mmeb_assets.schema.records import Record
 from mmeb_assets.view.load import BuildData
+from mmeb_assets.view.page_store import PageStore
 from mmeb_assets.view.seedpage import SeedProject, anchor_for, load_seed_project, render_seed_page
 
 TOP_SHOWN = 10  # retrieved records listed per retriever; gold records further down are listed with their rank
@@ -29,10 +30,11 @@ class PayloadContext:
     seeds: dict[str, SeedProject] = field(default_factory=dict)
     images: set[tuple[str, str]] = field(default_factory=set)  # (project, image path) to copy
     page_cache: dict = field(default_factory=dict)
+    page_store: PageStore | None = None  # seed pages rendered by earlier builds (page_store.py)
 
     @classmethod
     def build(cls, data: BuildData, media_dir: Path) -> "PayloadContext":
-        ctx = cls(data=data, media_dir=media_dir)
+        ctx = cls(data=data, media_dir=media_dir, page_store=PageStore(data.home / "cache" / "seed_pages"))
         for run in data.runs:
             verdicts = {j.question_id: j for j in run.judgments.judgments}
             ctx.answers[data.run_key(run)] = {a.question_id: (a, verdicts.get(a.question_id))
@@ -113,7 +115,7 @@ def seed_json(item: QAItem, ctx: PayloadContext) -> dict:
         return {"why": why}
     if seed.pdf is None:
         return {"why": f"the seed PDF of {item.project} is not on this machine", "what": anchor.what}
-    page = render_seed_page(seed.pdf, anchor, ctx.media_dir / "seed", ctx.page_cache)
+    page = render_seed_page(seed.pdf, anchor, ctx.media_dir / "seed", ctx.page_cache, ctx.page_store)
     if page is None:
         return {"why": f"the quoted span was not found in {seed.pdf.name}", "what": anchor.what}
     return {**page, "png": f"media/seed/{page['png']}", "document": seed.title or seed.pdf.name,

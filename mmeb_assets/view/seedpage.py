@@ -154,29 +154,42 @@ def _find_page(doc, anchor: Anchor) -> int | None:
     return None
 
 
-def render_seed_page(pdf: Path, anchor: Anchor, out_dir: Path, cache: dict) -> dict | None:
+def render_seed_page(pdf: Path, anchor: Anchor, out_dir: Path, cache: dict, store=None) -> dict | None:
     """{'png': file name under out_dir, 'page', 'boxed', 'what'}; one PNG per (pdf, page, box), shared
-    by every question that boxes the same span. None when the page cannot be found."""
-    import pymupdf as fitz
-
+    by every question that boxes the same span. None when the page cannot be found. `store` (a
+    `page_store.PageStore`) keeps rendered pages between builds: one already drawn is copied."""
+    fields = [anchor.page, list(anchor.quotes), anchor.near, list(anchor.clip) if anchor.clip else None]
     key = hashlib.sha1(json.dumps([str(pdf), anchor.page, anchor.quotes, anchor.near, anchor.clip]).encode())
     name = key.hexdigest()[:16] + ".png"
     if name in cache:
         return cache[name]
-    result = None
+    stored_key = store.key(pdf, fields, ZOOM) if store is not None else ""
+    facts = store.get(stored_key, out_dir / name) if store is not None else None
+    if facts is None:
+        facts = _render(pdf, anchor, out_dir / name)
+        if facts is not None and store is not None:
+            store.put(stored_key, (out_dir / name).read_bytes(), facts)
+    cache[name] = None if facts is None else {"png": name, "page": facts["page"], "boxed": facts["boxed"],
+                                              "what": anchor.what, "width": facts["width"], "height": facts["height"]}
+    return cache[name]
+
+
+def _render(pdf: Path, anchor: Anchor, target: Path) -> dict | None:
+    """Draw the anchor's page with its spans boxed into `target`; its facts, or None (no page found)."""
+    import pymupdf as fitz
+
     try:
         with fitz.open(pdf) as doc:
             number = _find_page(doc, anchor)
-            if number is not None:
-                page = doc[number - 1]
-                boxes = _boxes(page, anchor)
-                for rect in boxes:
-                    page.draw_rect(rect + (-2, -2, 2, 2), color=(0.85, 0.1, 0.1), width=2)
-                pix = page.get_pixmap(matrix=fitz.Matrix(ZOOM, ZOOM))
-                atomic_write_bytes(out_dir / name, pix.tobytes("png"))
-                result = {"png": name, "page": number, "boxed": bool(boxes), "what": anchor.what,
-                          "width": pix.width, "height": pix.height}
+            if number is None:
+                return None
+            page = doc[number - 1]
+            boxes = _boxes(page, anchor)
+            for rect in boxes:
+                page.draw_rect(rect + (-2, -2, 2, 2), color=(0.85, 0.1, 0.1), width=2)
+            pix = page.get_pixmap(matrix=fitz.Matrix(ZOOM, ZOOM))
+            atomic_write_bytes(target, pix.tobytes("png"))
+            return {"page": number, "boxed": bool(boxes), "width": pix.width, "height": pix.height}
     except Exception as exc:  # a damaged seed PDF loses its page image, not the site
         log.warning("seed page of %s not rendered: %s", pdf, exc)
-    cache[name] = result
-    return result
+        return None
