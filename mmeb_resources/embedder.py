@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sqlite3
 from abc import abstractmethod
 from pathlib import Path
 from typing import Any, Sequence
@@ -23,6 +22,7 @@ from dagster import ConfigurableResource
 from pydantic import BaseModel, PrivateAttr
 
 from mmeb_resources.embedder_errors import EmbedderUnavailable
+from mmeb_resources.sqlite_store import rows_for_keys, transaction
 from mmeb_resources.storage import default_home
 
 __all__ = ["QUERY_INSTRUCTION", "DOCUMENT_INSTRUCTION", "EmbedderUnavailable", "EmbedInput", "EmbeddingCache",
@@ -55,34 +55,22 @@ class EmbeddingCache:
     def __init__(self, path: Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as conn:
+        with transaction(self.path) as conn:
             conn.execute("CREATE TABLE IF NOT EXISTS embeddings (model TEXT NOT NULL, hash TEXT NOT NULL, "
                          "dim INTEGER NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, hash))")
 
-    def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, timeout=60)
-        conn.execute("PRAGMA journal_mode=WAL")
-        return conn
-
     def get_many(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
-        found: dict[str, np.ndarray] = {}
-        unique = list(dict.fromkeys(hashes))
-        with self._connect() as conn:
-            for start in range(0, len(unique), 500):
-                chunk = unique[start:start + 500]
-                marks = ",".join("?" * len(chunk))
-                rows = conn.execute(f"SELECT hash, vector FROM embeddings WHERE model = ? AND hash IN ({marks})",
-                                    [model, *chunk]).fetchall()
-                found.update({h: np.frombuffer(blob, dtype=np.float32) for h, blob in rows})
-        return found
+        rows = rows_for_keys(self.path, "SELECT hash, vector FROM embeddings WHERE model = ? AND hash IN ({marks})",
+                             [model], hashes)
+        return {h: np.frombuffer(blob, dtype=np.float32) for h, blob in rows}
 
     def put_many(self, model: str, items: dict[str, np.ndarray]) -> None:
         rows = [(model, h, int(v.shape[0]), np.asarray(v, dtype=np.float32).tobytes()) for h, v in items.items()]
-        with self._connect() as conn:
+        with transaction(self.path) as conn:
             conn.executemany("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?, ?)", rows)
 
     def count(self, model: str) -> int:
-        with self._connect() as conn:
+        with transaction(self.path) as conn:
             return int(conn.execute("SELECT COUNT(*) FROM embeddings WHERE model = ?", [model]).fetchone()[0])
 
 

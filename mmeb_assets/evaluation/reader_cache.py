@@ -10,16 +10,15 @@ Rows live in one SQLite file (`<home>/cache/reader_answers.sqlite`, WAL, one tra
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import sqlite3
 from pathlib import Path
 from typing import Callable, Sequence
 
 from mmeb_assets.provenance import code_version
 from mmeb_assets.schema.qa import QAItem
 from mmeb_assets.schema.records import Record
+from mmeb_resources.sqlite_store import rows_for_keys, transaction
 
 READER_CODE = ("judge/readers", "evaluation/answering", "evaluation/reader_cache")
 
@@ -31,26 +30,14 @@ class ReaderAnswerCache:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.code = code_version(*READER_CODE)
-        with contextlib.closing(self._connect()) as conn, conn:
+        with transaction(self.path) as conn:
             conn.execute("CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, answer TEXT NOT NULL)")
 
-    def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, timeout=60)
-        conn.execute("PRAGMA journal_mode=WAL")
-        return conn
-
     def get_many(self, keys: Sequence[str]) -> dict[str, str]:
-        found: dict[str, str] = {}
-        unique = list(dict.fromkeys(keys))
-        with contextlib.closing(self._connect()) as conn:
-            for start in range(0, len(unique), 500):
-                chunk = unique[start:start + 500]
-                found.update(conn.execute(f"SELECT key, answer FROM answers WHERE key IN ({','.join('?' * len(chunk))})",
-                                          chunk).fetchall())
-        return found
+        return dict(rows_for_keys(self.path, "SELECT key, answer FROM answers WHERE key IN ({marks})", [], keys))
 
     def put_many(self, rows: dict[str, str]) -> None:
-        with contextlib.closing(self._connect()) as conn, conn:
+        with transaction(self.path) as conn:
             conn.executemany("INSERT OR REPLACE INTO answers VALUES (?, ?)", list(rows.items()))
 
 

@@ -20,9 +20,10 @@ import contextlib
 import fcntl
 import hashlib
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
+
+from mmeb_resources.sqlite_store import rows_for_keys, transaction
 
 Hits = list[tuple[str, float]]
 SCHEMA = 1  # bump when the stored form of a hit list changes
@@ -51,29 +52,18 @@ class HitsCache:
     def __init__(self, path: Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with contextlib.closing(self._connect()) as conn, conn:
+        with transaction(self.path) as conn:
             conn.execute("CREATE TABLE IF NOT EXISTS hits (ranker TEXT NOT NULL, version TEXT NOT NULL, "
                          "query TEXT NOT NULL, hits TEXT NOT NULL, PRIMARY KEY (ranker, version, query))")
 
-    def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, timeout=60)
-        conn.execute("PRAGMA journal_mode=WAL")
-        return conn
-
     def get_many(self, ranker: str, version: str, queries: Sequence[str]) -> dict[str, Hits]:
-        found: dict[str, Hits] = {}
-        unique = list(dict.fromkeys(queries))
-        with contextlib.closing(self._connect()) as conn:
-            for start in range(0, len(unique), 500):
-                chunk = unique[start:start + 500]
-                rows = conn.execute(f"SELECT query, hits FROM hits WHERE ranker = ? AND version = ? AND query IN "
-                                    f"({','.join('?' * len(chunk))})", [ranker, version, *chunk]).fetchall()
-                found.update({q: [(rid, score) for rid, score in json.loads(blob)] for q, blob in rows})
-        return found
+        rows = rows_for_keys(self.path, "SELECT query, hits FROM hits WHERE ranker = ? AND version = ? AND query IN ({marks})",
+                             [ranker, version], queries)
+        return {q: [(rid, score) for rid, score in json.loads(blob)] for q, blob in rows}
 
     def put_many(self, ranker: str, version: str, hits: dict[str, Hits]) -> None:
         rows = [(ranker, version, q, json.dumps(h)) for q, h in hits.items()]
-        with contextlib.closing(self._connect()) as conn, conn:  # one transaction: all rows or none
+        with transaction(self.path) as conn:  # one transaction: all rows or none
             conn.executemany("INSERT OR REPLACE INTO hits VALUES (?, ?, ?, ?)", rows)
 
     @contextlib.contextmanager
@@ -91,7 +81,7 @@ class HitsCache:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
     def count(self) -> int:
-        with contextlib.closing(self._connect()) as conn:
+        with transaction(self.path) as conn:
             return int(conn.execute("SELECT COUNT(*) FROM hits").fetchone()[0])
 
 
