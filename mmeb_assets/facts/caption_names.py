@@ -12,7 +12,7 @@ from difflib import SequenceMatcher
 
 from mmeb_assets.schema.source import Table
 
-CAPTION_LEAD = re.compile(r"^\s*(?:table|exhibit)\s*[\dA-Z]+(?:[.\-–]\d+)?\s*[:.\-–—]?\s*", re.I)
+CAPTION_LEAD = re.compile(r"^\s*(?:table|exhibit)\s+\d+(?:[.\-–]\d+)?[a-z]?\s*[:.\-–—]?\s*", re.I)  # 'Table 2a:'
 COUNT_HEADS = {"no", "n", "number", "#", "count"}
 RATE_HEADS = {"rate", "rates", "ratio", "ratios", "share", "index", "score"}
 NOT_A_QUALIFIER = {"and", "or", "the", "a", "an", "of", "for", "by", "in", "with", "per", "to", "at", "on"}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from mmeb_assets.facts.caption_names import expanded_head
+from mmeb_assets.facts.caption_names import CAPTION_LEAD, expanded_head
 from mmeb_assets.facts.prose import Tally
 from mmeb_assets.ingestion.numbers import parse_number
 from mmeb_assets.ingestion.table_kind import LIST_MARK
@@ -70,7 +70,6 @@ def header_names(table: Table) -> tuple[list[str], int]:
     return names, used
 
 
-CAPTION_LEAD = re.compile(r"^\s*(?:table|exhibit)\s+\d+(?:[.\-–]\d+)?[a-z]?\s*[:.\-–—]?\s*", re.I)
 
 
 def caption_measure(table: Table) -> str:
