@@ -14,6 +14,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from mmeb_resources.sqlite_store import use_wal
+
 
 @dataclass(frozen=True)
 class CachedReply:
@@ -33,7 +35,7 @@ def cache_key(backend: str, model: str, messages: list[dict], params: dict) -> s
 def open_db(path: Path, schema: str) -> sqlite3.Connection:
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(path), timeout=60, check_same_thread=False, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
+    use_wal(conn)
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute(schema)
     return conn

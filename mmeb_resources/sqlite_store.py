@@ -9,16 +9,40 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import time
 from pathlib import Path
 from typing import Iterator, Sequence
 
 CHUNK = 500  # keys per query, well under SQLite's limit on bound parameters
 
 
+TIMEOUT_S = 60
+
+
 def connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=60)
-    conn.execute("PRAGMA journal_mode=WAL")
+    conn = sqlite3.connect(path, timeout=TIMEOUT_S)
+    use_wal(conn)
     return conn
+
+
+def use_wal(conn: sqlite3.Connection) -> None:
+    """Switch a new file to WAL (kept in the file: later connections find it set and skip this).
+
+    The switch takes an exclusive lock and SQLite answers a second process switching at the same
+    moment 'database is locked' at once, without waiting on the busy timeout (two lance_index steps
+    starting together on a fresh cache failed so), so the switch is retried here."""
+    deadline = time.monotonic() + TIMEOUT_S
+    delay = 0.01
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
 
 
 @contextlib.contextmanager

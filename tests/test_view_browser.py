@@ -81,6 +81,7 @@ def test_a_cell_equals_the_report_and_a_click_path_reaches_a_question_and_its_se
         seed = wait_for(driver, "#seed-page img")
         assert driver.execute_script("return arguments[0].naturalWidth", seed) > 0
         assert "0.628" in driver.find_element("css selector", "#seed-page figcaption").text
+        _assert_span_boxed_inside(driver, seed)
         assert images_loaded(driver) == []
         driver.save_screenshot(str(tmp_path / "view_question.png"))
         assert severe_logs(driver) == []
@@ -188,3 +189,15 @@ def test_served_over_http_on_127_0_0_1_it_requests_nothing_else(view_site, tmp_p
     finally:
         server.shutdown()
         server.server_close()
+
+
+def _assert_span_boxed_inside(driver, image) -> None:
+    """The quoted span's box is drawn over the page image (the page is drawn once, unboxed): a small
+    box, wholly inside the image, that scales with it."""
+    boxes = driver.find_elements("css selector", "#seed-page .span-box")
+    assert boxes, "the boxed span has no box over the page"
+    rect = "var r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];"
+    page = driver.execute_script(rect, image)
+    box = driver.execute_script(rect, boxes[0])
+    assert page[0] <= box[0] < box[2] <= page[2] and page[1] <= box[1] < box[3] <= page[3], (page, box)
+    assert (box[2] - box[0]) * (box[3] - box[1]) < 0.05 * (page[2] - page[0]) * (page[3] - page[1])

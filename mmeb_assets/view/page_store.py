@@ -1,13 +1,14 @@
-"""Rendered seed pages kept between builds, so a rebuild of the results browser renders only pages it
-has not drawn before.
+"""Seed pages and located spans kept between builds, so a rebuild of the results browser draws only
+pages it has not drawn before and opens no PDF whose spans it has located.
 
-The browser is written afresh each time (a temporary folder swapped in), and every boxed seed page
-was drawn and PNG-encoded again: 528 pages, most of `results_view`'s time (py-spy on the 30-project
-QA-only rebuild: 68 of its 84 sampled CPU seconds in `render_seed_page`, half of it PNG encoding),
-although neither the seed PDFs nor the boxed spans had changed. A rendered page is a function of the
-PDF's bytes, the anchor (page, quoted strings, row label, clip), the zoom and the drawing code, so
-those are the key (`RENDER` names the drawing code's version); the PNG and its facts are written
-atomically under `<home>/cache/seed_pages/`, the facts last, so a half-written entry is a miss.
+The browser is written afresh each time (a temporary folder swapped in). It used to draw and
+PNG-encode every boxed span again (528 pages on the 30 scale projects, 68 of 84 sampled CPU seconds of
+a QA-only rebuild), although neither the seed PDFs nor the spans had changed. Now a page is drawn once,
+unboxed (48 pages there), and the browser draws the boxes over it. A drawn page is a function of the
+PDF's bytes, the page number, the zoom and the drawing code; a located span of the PDF's bytes and the
+anchor (page, quoted strings, row label, clip). Those are the keys (`RENDER` names the code's version);
+the PNG and its facts are written atomically under `<home>/cache/seed_pages/`, the facts last, so a
+half-written entry is a miss.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from mmeb_resources.storage import atomic_write_bytes, atomic_write_text
 
-RENDER = "boxed-page-v1"  # bump when the page drawing (box colour, width, zoom handling) changes
+RENDER = "page-v2"  # bump when the page drawing or the span location changes
 _DIGESTS: dict[tuple, str] = {}
 
 
@@ -36,7 +37,7 @@ def pdf_digest(pdf: Path) -> str:
 
 
 class PageStore:
-    """(PDF bytes, anchor, zoom, drawing code) -> the page PNG and its facts (page, boxed, size)."""
+    """(PDF bytes, page or anchor, zoom, drawing code) -> a page's PNG and size, or a span's page and boxes."""
 
     def __init__(self, folder: Path):
         self.folder = Path(folder)
@@ -58,4 +59,12 @@ class PageStore:
 
     def put(self, key: str, png: bytes, facts: dict) -> None:
         atomic_write_bytes(self.folder / f"{key}.png", png)
+        self.put_facts(key, facts)
+
+    def facts(self, key: str) -> dict | None:
+        """Facts stored without a PNG (a located span), or None."""
+        path = self.folder / f"{key}.json"
+        return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+    def put_facts(self, key: str, facts: dict) -> None:
         atomic_write_text(self.folder / f"{key}.json", json.dumps(facts))

@@ -1,4 +1,4 @@
-"""The seed document's page a question's value came from, rendered to PNG with the quoted span boxed.
+"""The seed document's page a question's value came from, rendered to PNG, and the quoted span's boxes.
 
 A question names the plan fact it asks about (`derivation.fact_key`: 'run_03:MRR', 'run_12|run_06:F1',
 'err_01:flag-fix', 'table_1:...'); a plan item built from a seed table row knows the table (so the page
@@ -155,27 +155,55 @@ def _find_page(doc, anchor: Anchor) -> int | None:
 
 
 def render_seed_page(pdf: Path, anchor: Anchor, out_dir: Path, cache: dict, store=None) -> dict | None:
-    """{'png': file name under out_dir, 'page', 'boxed', 'what'}; one PNG per (pdf, page, box), shared
-    by every question that boxes the same span. None when the page cannot be found. `store` (a
-    `page_store.PageStore`) keeps rendered pages between builds: one already drawn is copied."""
+    """{'png', 'page', 'boxed', 'boxes', 'what', 'width', 'height'}, or None when the page cannot be found.
+
+    A page is drawn once, unboxed, and shared by every question on it (the 30 scale projects box 528
+    spans on 48 pages); `boxes` are the quoted span's rectangles as fractions of the page's width and
+    height, which the browser draws over the image. `store` (a `page_store.PageStore`) keeps located
+    spans and drawn pages between builds: a rebuild opens no PDF it has seen."""
     fields = [anchor.page, list(anchor.quotes), anchor.near, list(anchor.clip) if anchor.clip else None]
-    key = hashlib.sha1(json.dumps([str(pdf), anchor.page, anchor.quotes, anchor.near, anchor.clip]).encode())
-    name = key.hexdigest()[:16] + ".png"
-    if name in cache:
-        return cache[name]
-    stored_key = store.key(pdf, fields, ZOOM) if store is not None else ""
-    facts = store.get(stored_key, out_dir / name) if store is not None else None
+    memo = json.dumps([str(pdf), fields])
+    if memo in cache:
+        return cache[memo]
+    located = _stored_or(store, ("span", fields), pdf, lambda: _locate(pdf, anchor))
+    page = None
+    if located is not None:
+        page = _page_image(pdf, located["page"], out_dir, cache, store)
+    cache[memo] = None if page is None else {**page, "page": located["page"], "boxed": bool(located["boxes"]),
+                                             "boxes": located["boxes"], "what": anchor.what}
+    return cache[memo]
+
+
+def _stored_or(store, fields, pdf: Path, compute):
+    """Facts kept in the store under (pdf, fields), else computed and kept (None is not kept)."""
+    if store is None:
+        return compute()
+    key = store.key(pdf, list(fields), ZOOM)
+    facts = store.facts(key)
     if facts is None:
-        facts = _render(pdf, anchor, out_dir / name)
-        if facts is not None and store is not None:
-            store.put(stored_key, (out_dir / name).read_bytes(), facts)
-    cache[name] = None if facts is None else {"png": name, "page": facts["page"], "boxed": facts["boxed"],
-                                              "what": anchor.what, "width": facts["width"], "height": facts["height"]}
-    return cache[name]
+        facts = compute()
+        if facts is not None:
+            store.put_facts(key, facts)
+    return facts
 
 
-def _render(pdf: Path, anchor: Anchor, target: Path) -> dict | None:
-    """Draw the anchor's page with its spans boxed into `target`; its facts, or None (no page found)."""
+def _page_image(pdf: Path, number: int, out_dir: Path, cache: dict, store=None) -> dict | None:
+    """{'png', 'width', 'height'} of the page drawn at ZOOM, once per (pdf, page) and build."""
+    memo = json.dumps([str(pdf), number])
+    if memo not in cache:
+        name = hashlib.sha1(memo.encode()).hexdigest()[:16] + ".png"
+        key = store.key(pdf, ["page", number], ZOOM) if store is not None else ""
+        size = store.get(key, out_dir / name) if store is not None else None
+        if size is None:
+            size = _render(pdf, number, out_dir / name)
+            if size is not None and store is not None:
+                store.put(key, (out_dir / name).read_bytes(), size)
+        cache[memo] = None if size is None else {"png": name, **size}
+    return cache[memo]
+
+
+def _locate(pdf: Path, anchor: Anchor) -> dict | None:
+    """{'page', 'boxes'}: the anchor's page and its spans as fractions of the drawn page, or None."""
     import pymupdf as fitz
 
     try:
@@ -184,12 +212,24 @@ def _render(pdf: Path, anchor: Anchor, target: Path) -> dict | None:
             if number is None:
                 return None
             page = doc[number - 1]
-            boxes = _boxes(page, anchor)
-            for rect in boxes:
-                page.draw_rect(rect + (-2, -2, 2, 2), color=(0.85, 0.1, 0.1), width=2)
-            pix = page.get_pixmap(matrix=fitz.Matrix(ZOOM, ZOOM))
-            atomic_write_bytes(target, pix.tobytes("png"))
-            return {"page": number, "boxed": bool(boxes), "width": pix.width, "height": pix.height}
+            width, height = page.rect.width, page.rect.height
+            boxes = [r * page.rotation_matrix for r in _boxes(page, anchor)]  # hits are unrotated
+            return {"page": number, "boxes": [[round(v, 4) for v in (r.x0 / width, r.y0 / height, r.x1 / width,
+                                                                     r.y1 / height)] for r in boxes]}
     except Exception as exc:  # a damaged seed PDF loses its page image, not the site
-        log.warning("seed page of %s not rendered: %s", pdf, exc)
+        log.warning("seed page of %s not located: %s", pdf, exc)
+        return None
+
+
+def _render(pdf: Path, number: int, target: Path) -> dict | None:
+    """Draw page `number` into `target`; its pixel size, or None when the PDF cannot be drawn."""
+    import pymupdf as fitz
+
+    try:
+        with fitz.open(pdf) as doc:
+            pix = doc[number - 1].get_pixmap(matrix=fitz.Matrix(ZOOM, ZOOM))
+            atomic_write_bytes(target, pix.tobytes("png"))
+            return {"width": pix.width, "height": pix.height}
+    except Exception as exc:  # a damaged seed PDF loses its page image, not the site
+        log.warning("seed page %d of %s not rendered: %s", number, pdf, exc)
         return None

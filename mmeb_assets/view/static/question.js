@@ -55,7 +55,18 @@
     return el("figure", {class: "seed", id: "seed-page"},
       el("figcaption", {text: s.document + " — " + s.file + ", page " + s.page + ": " + s.what +
         (s.quote ? "; boxed: “" + s.quote + "”" : "") + (s.boxed ? "" : " (span not found: the page is shown unboxed)")}),
-      el("img", {src: s.png, alt: "seed page " + s.page + " of " + s.file, width: s.width, height: s.height}));
+      el("div", {class: "seedpage"}, el("img", {src: s.png, alt: "seed page " + s.page + " of " + s.file, width: s.width, height: s.height}),
+        (s.boxes || []).map(spanBox)));
+  }
+
+  /* A quoted span's box over the page image; its edges are fractions of the page, so it follows the image's scale. */
+  function spanBox(b) {
+    var box = el("span", {class: "span-box"});
+    box.style.left = (100 * b[0]) + "%";
+    box.style.top = (100 * b[1]) + "%";
+    box.style.width = (100 * (b[2] - b[0])) + "%";
+    box.style.height = (100 * (b[3] - b[1])) + "%";
+    return box;
   }
 
   function lineageBlock(q) {
