@@ -100,8 +100,9 @@ def write_site(data: BuildData, out: Path, say: Callable[[str], None] = lambda l
         ctx = PayloadContext.build(data, tmp / "media")
         for number, item in enumerate(data.items):
             _write(tmp, question_file(number), js_data(f"q:{number}", question_json(item, ctx)))
-        pages = sum(1 for v in ctx.page_cache.values() if v)
-        say(f"view: questions    {len(data.items)} pages, {pages} seed pages rendered")
+        spans = sum(1 for v in ctx.page_cache.values() if v and "boxes" in v)
+        pages = sum(1 for v in ctx.page_cache.values() if v and "boxes" not in v)
+        say(f"view: questions    {len(data.items)} pages, {spans} seed spans boxed on {pages} seed pages")
         images = _copy_images(data, ctx, tmp)
         say(f"view: media        {images} record images")
         _swap_in(tmp, out)
