@@ -120,6 +120,15 @@ def test_model_cells_chain_by_model_and_seeds_run_alone():
     assert chain_partitions(None, [None]) == [[None]]
 
 
+def test_a_readers_cells_run_alone_after_the_model_chains():
+    grid = dg.MultiPartitionsDefinition({"model": dg.StaticPartitionsDefinition(["reader-oracle", "smollm2-135m"]),
+                                         "k": dg.StaticPartitionsDefinition(["10", "50", "100"])})
+    model_of = grid.partition_dimension_names.index("model")
+    chains = chain_partitions(grid, grid.get_partition_keys())
+    assert [[str(k).split("|")[model_of] for k in c] for c in chains] == \
+        [["smollm2-135m"] * 3, ["reader-oracle"], ["reader-oracle"], ["reader-oracle"]]
+
+
 def test_console_draws_no_bar_when_not_a_terminal():
     stream = io.StringIO()
     console = Console(stream)

@@ -79,15 +79,23 @@ class RunTask:
 
 
 def chain_partitions(pdef: PartitionsDefinition | None, keys: list[str | None]) -> list[list[str | None]]:
-    """Model x k cells of one model form one chain (first appearance order); other keys run alone."""
+    """Model x k cells of one model form one chain (first appearance order), model chains first; a
+    diagnostic reader's cells and other keys run alone.
+
+    A reader loads no model, so chaining its cells shares nothing and only unbalances the workers:
+    3 readers x 3 k as 3 chains on 2 workers took 14 s, one worker running two chains."""
     if not isinstance(pdef, MultiPartitionsDefinition) or "model" not in pdef.partition_dimension_names:
         return [[key] for key in keys]
     names = pdef.partition_dimension_names
     chains: dict[str, list[str | None]] = {}
+    alone: list[list[str | None]] = []
     for key in keys:
         model = str(key).split("|")[names.index("model")]
-        chains.setdefault(model, []).append(key)
-    return list(chains.values())
+        if _is_reader(model):
+            alone.append([key])
+        else:
+            chains.setdefault(model, []).append(key)
+    return [*chains.values(), *alone]
 
 
 def _is_reader(model: str) -> bool:
