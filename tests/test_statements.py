@@ -97,6 +97,22 @@ def test_a_named_thing_said_to_be_a_kind_of_thing_is_a_definition():
     assert definition_of("BERT is a strong baseline.") is None
 
 
+@pytest.mark.parametrize("sentence", [
+    "Sarah is a first-time reader of medical literature and therefore might differ from some readers.",
+    "Maria is a graduate student who uses the tool to read papers for her thesis.",
+    "Tom is a software developer working for a company that builds tools for analysts.",
+])
+def test_a_person_described_by_a_role_is_no_definition(sentence):
+    """A persona or participant named in the text is not a term the document defines (Paper Plain's
+    walkthrough persona was asked as 'the definition of Sarah')."""
+    assert definition_of(sentence) is None
+
+
+def test_a_named_tool_said_to_be_a_kind_of_thing_stays_a_definition():
+    found = definition_of("Grobid is a machine learning library designed to extract structured data from PDFs.")
+    assert found and found[1] == "Grobid" and found[3].startswith("a machine learning library designed")
+
+
 def _page(blocks: list[str]):
     from mmeb_assets.schema.source import PageText, TextBlock
 

@@ -37,6 +37,15 @@ NOT_A_TERM = re.compile(r"^(?:this|that|it|these|those|which|there|here|such|wha
 WEAK_TERM = re.compile(r"^(?:the )?(?:term|label|word|score|value|symbol|variable|notation)\b", re.I)
 TERM_STOP = {"a", "an", "the", "is", "are", "was", "were", "has", "have", "can", "will", "provides", "this", "that",
              "by", "of", "for", "to", "with", "from", "in", "on", "at"}
+# Nouns for people: 'Sarah is a first-time reader of medical literature' describes a person (a persona
+# or a participant), which no one would ask to have defined.
+PERSON_NOUNS = {"reader", "user", "student", "researcher", "participant", "patient", "person", "woman", "man",
+                "child", "teacher", "doctor", "nurse", "clinician", "physician", "engineer", "employee", "worker",
+                "manager", "customer", "consumer", "owner", "developer", "analyst", "scientist", "author", "member",
+                "professor", "parent", "resident", "citizen", "volunteer", "expert", "annotator", "novice",
+                "beginner", "practitioner", "adult", "girl", "boy", "lawyer", "officer", "farmer", "mother",
+                "father", "caregiver", "journalist", "designer", "writer", "learner", "graduate", "undergraduate"}
+PERSON_NAME = re.compile(r"^[A-Z][a-z]+$")
 MAX_PART_WORDS = 6
 MAX_DEFINITION_WORDS = 30
 
@@ -132,6 +141,8 @@ def definition_of(sentence: str, glossary: bool = False) -> tuple[str, str, str,
         if not match or not DEFINING_WORDS.search(match.group("definition").split(",")[0]) or re.search(
                 r"[=<>+]", match.group("definition")) or match.group("term").islower() and " " not in match.group("term"):
             return None
+        if _describes_a_person(match.group("term"), match.group("definition")):
+            return None
     term = match.group("term").strip().strip("“”\"‘’'")
     words = term.split()
     if (NOT_A_TERM.match(term) or len(words) > 5 or re.search(r"\d", term) or WEAK_TERM.match(term)
@@ -153,3 +164,16 @@ def definition_of(sentence: str, glossary: bool = False) -> tuple[str, str, str,
         return None  # a definition cut short is an incomplete gold: only one said in full is asked
     stated = " ".join(words)
     return "definition", term, "definition", stated, ""
+
+
+def _describes_a_person(term: str, definition: str) -> bool:
+    """'Sarah is a first-time reader of ...', 'Ana is a nurse who ...': a one-word name said to be a
+    kind of person (the head of the first noun phrase, or any phrase with 'who')."""
+    if not PERSON_NAME.match(term):
+        return False
+    phrase = re.split(r"\b(?:of|who|whom|that|which|with|in|at|for|from|on|to)\b|[,;:(]", definition)[0].split()
+    while len(phrase) > 2 and phrase[-1].endswith(("ing", "ed")):
+        phrase.pop()  # 'a software developer working (for ...)'
+    head = phrase[-1].lower().rstrip(".") if phrase else ""
+    return head in PERSON_NOUNS or head.rstrip("s") in PERSON_NOUNS or re.search(r"\bwho\b", definition) is not None
+
