@@ -91,6 +91,10 @@ def body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: lis
     if len(header) > 1 and not state["group"] and _centred_title(header[-1], anchors) and any(
             _centred_title(lines[j], anchors) for j in range(first + 1, len(lines)) if j not in body_set):
         state["group"] = [header.pop().text]  # 'Tiny' centred over the first block, as 'Short' over the next
+    leaf: list[Line] = []
+    if _block_titles(header, anchors, stub, rules[0]):
+        leaf = header[:-1]
+        header = [header[-1], *leaf]  # read as the columns' top level: 'BART, Multitask: ...' over 'R-1'
     parts = [Part(header=header)]
     heights = sorted(l.height for l in lines) or [10.0]
     h = heights[len(heights) // 2]
@@ -120,6 +124,8 @@ def body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: lis
             # a header row restarts (a spanning header above it, perhaps), or a part's own caption
             # ('(a) Fluency.') ends the part above: a stacked sub-table
             header, i = _collect_header(lines, i + 1 if SUBCAPTION.match(line.text) else i, body_set)
+            if leaf and len(header) == 1 and _block_titles([*leaf, header[0]], anchors, stub, ()):
+                header = [header[0], *leaf]  # the next block's titles over the same columns
             here = _groups_under(header, anchors, stub)
             under = under or here
             parts.append(Part(header=header))
@@ -183,6 +189,26 @@ def _empty_row(lines: list[Line], i: int, body_set: set[int], part: Part, h: flo
         middle = (l.y0 + l.y1) / 2
         return any(y0 <= middle <= y1 and line.phrases[-1].x1 + 2 < x < after.phrases[-1].x0 for y0, x, y1 in vertical)
     return crossed(line) or not crossed(after)  # a grid's heading is one merged cell: no rule crosses it
+
+
+def _block_titles(header: list[Line], anchors, stub: int, rules) -> bool:
+    """The header's last line titles blocks of columns under a full header row ('BART, Multitask:
+    D → {L, S, T}' over the left half's columns, 'BART, Single-task: ...' over the right half's):
+    no value, nothing over the stub, fewer phrases than half the value columns, each over two or
+    more of them, and the header's rule (when `rules` are given) between it and the row above."""
+    if len(header) < 2 or not stub:
+        return False
+    line, above = header[-1], header[-2]
+    columns = len(anchors) - stub
+    if columns < 4 or any(p.numeric for p in line.phrases) or len(line.phrases) > columns // 2:
+        return False
+    if any(p.x0 < anchors[stub][0] - 2 for p in line.phrases):
+        return False
+    if sum(1 for j, c in enumerate(line_cells(above, anchors)) if c and j >= stub) < 0.8 * columns:
+        return False
+    if rules and not any(above.y1 - 1 <= y <= (line.y0 + line.y1) / 2 for y in rules):  # boxes may overlap it
+        return False
+    return all(sum(1 for a in anchors[stub:] if min(a[1], p.x1) - max(a[0], p.x0) > 0) >= 2 for p in line.phrases)
 
 
 def _centred_title(line: Line, anchors) -> bool:
