@@ -19,6 +19,7 @@ CAPTION_RE = re.compile(r"^(?P<kind>Table|TABLE|tABLE|Exhibit|EXHIBIT|Figure|FIG
                         r"(?:(?P<sub>(?:\.\s?|[-–])\d{1,2}(?!\d))(?:\s*[:.|\-–—]\s*\S|\s+[A-Z0-9“\"(])"
                         r"|\s*(?P<delim>[:.|])(?!\d)\s*\S)")
 REPEATED_LEAD = re.compile(r"(?<=\n)\s*(?:Table|tABLE|Exhibit|Figure)\s*\d+(?:[.\-–]\d+)?[.:]?[—–-]?\s*")
+NUMBER_CELL = re.compile(r"^[-+−]?\$?\d[\d,]*(?:\.\d+)?\s?%?$")
 SECTION_HEADING_RE = re.compile(r"^(\d+(\.\d+)*\.?\s+)?[A-Z][\w\- ,&:/()]{0,70}$")
 
 
@@ -167,6 +168,32 @@ def _caption_block(page: pymupdf.Page, text: str, bbox: tuple) -> tuple[str, tup
     return "\n".join(k[4] for k in kept), box
 
 
+def _trailing_caption(page: pymupdf.Page, text: str, bbox: tuple) -> tuple[tuple, tuple] | None:
+    """((table text, box), (caption, box)) for a block whose rows of numbers run on into the caption
+    printed under them ('Paper Opens 77 48 ...' then 'Table 2: Usage statistics ...', one block):
+    a line that opens with a caption after at least three lines, most of them holding two numbers."""
+    lines = text.split("\n")
+    at = next((i for i, line in enumerate(lines) if i >= 3 and CAPTION_RE.match(line.strip())), None)
+    if at is None or _caption_of("\n".join(lines[at:])) is None:
+        return None
+    rows = [line.strip() for line in lines[:at] if line.strip()]
+    numeric = [line for line in rows if len(re.findall(r"\d+(?:[.,]\d+)?", line)) >= 2 or NUMBER_CELL.match(line)]
+    if len(numeric) < 0.4 * len(rows):  # rows of values (or one value per line, cell by cell), not prose
+        return None
+    caption_y = None
+    boxes: list[list[float]] = [[], []]
+    for block in page.get_text("dict", clip=pymupdf.Rect(bbox))["blocks"]:
+        for line in block.get("lines", []):
+            words = "".join(span["text"] for span in line["spans"]).strip()
+            if caption_y is None and words and CAPTION_RE.match(words) and words.split()[:2] == lines[at].split()[:2]:
+                caption_y = line["bbox"][1]
+            boxes[caption_y is not None].append(line["bbox"])
+    if caption_y is None or not boxes[0]:
+        return None
+    box = [tuple(f(b[k] for b in part) for k, f in enumerate((min, min, max, max))) for part in boxes]
+    return ("\n".join(lines[:at]), box[0]), ("\n".join(lines[at:]), box[1])
+
+
 def read_pages(doc: pymupdf.Document) -> tuple[list[PageText], list[Caption]]:
     """Every page's text and blocks (kind: text, heading, caption) and the captions found."""
     pages: list[PageText] = []
@@ -180,6 +207,11 @@ def read_pages(doc: pymupdf.Document) -> tuple[list[PageText], list[Caption]]:
             found = _caption_of(text)
             if found:
                 text, (x0, y0, x1, y1) = _caption_block(page, text, (x0, y0, x1, y1))
+            elif split := _trailing_caption(page, text, (x0, y0, x1, y1)):
+                (above, above_box), (text, (x0, y0, x1, y1)) = split
+                blocks.append(TextBlock(page=number, bbox=tuple(round(v, 2) for v in above_box),
+                                        text=normalize_text(above).strip(), kind="text"))
+                found = _caption_of(text)
             bbox = (round(x0, 2), round(y0, 2), round(x1, 2), round(y1, 2))
             blocks.append(TextBlock(page=number, bbox=bbox, text=normalize_text(text).strip(),
                                     kind=_block_kind(text, found is not None)))

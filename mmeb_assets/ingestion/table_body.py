@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from mmeb_assets.ingestion.table_indent import block_heads, indent_paths
+from mmeb_assets.ingestion.table_indent import block_heads, dash_nesting, indent_paths
 from mmeb_assets.ingestion.table_words import Line, line_cells
 
 HEADER_GAP = 1.5  # line heights of blank space that end a header (the prose above is no header line)
@@ -36,6 +36,10 @@ class Part:
             groups, spans = _under_block_heads(self.groups, self.row_x0s, self.row_ys, [row[0] for row in self.rows])
         parents = (indent_paths(spans, [row[0] for row in self.rows], groups) if stub == 1
                    else [[] for _ in self.rows])
+        if stub == 1 and (dashed := dash_nesting([row[0] for row in self.rows])):
+            for row, label in zip(self.rows, dashed[0]):
+                row[0] = label
+            parents = dashed[1]
         self.row_paths = [[*g, *up, *[c for c in row[:stub] if c]]
                           for g, up, row in zip(groups, parents, self.rows)]
 

@@ -12,10 +12,13 @@ length), steps of a few characters, and labels with letters in them take part.
 """
 from __future__ import annotations
 
+import re
+
 EDGE_TOLERANCE = 1.5   # points: one left edge, whatever the rounding of the PDF
 MIN_STEP, MAX_STEP = 2.0, 40.0
 BLOCK_GAP = 1.6  # a blank line between rows: their spacing this many times the usual one
 MAX_LEVELS = 5
+DASH_MARK = re.compile(r"^[-–—•]\s+(?=\S)")
 
 
 def _aligned(values: list[float]) -> bool:
@@ -95,3 +98,24 @@ def block_heads(spans: list[tuple[float, float] | None], row_ys: list[float]) ->
             return [False] * len(row_ys)
     heads = {b[0] for b in several}
     return [i in heads for i in range(len(row_ys))]
+
+
+def dash_nesting(labels: list[str]) -> tuple[list[str], list[list[str]]] | None:
+    """Rows nested by a dash instead of indentation ('Card Opens' / '- FamiliarCite' / '-
+    RencontrdCite'): the labels without their marks and each row's parent (the nearest unmarked row
+    above). None unless the stub mixes marked and unmarked rows, an unmarked one first: a stub of
+    marked rows only is a list."""
+    marked = [bool(DASH_MARK.match(label)) for label in labels]
+    if not any(marked) or all(marked) or marked[0]:
+        return None
+    stripped, parents, parent = [], [], ""
+    for label, is_marked in zip(labels, marked):
+        if is_marked:
+            stripped.append(DASH_MARK.sub("", label))
+            parents.append([parent])
+        else:
+            parent = label
+            stripped.append(label)
+            parents.append([])
+    return stripped, parents
+
