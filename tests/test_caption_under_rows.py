@@ -60,3 +60,35 @@ def test_dashes_nest_only_under_an_unmarked_row():
         ["Opens", "Familiar", "New", "Saves", "Familiar"], [[], ["Opens"], ["Opens"], [], ["Saves"]])
     assert dash_nesting(["- one", "- two"]) is None  # a list
     assert dash_nesting(["Opens", "Saves"]) is None
+
+
+def test_questions_compare_cells_of_one_unit_only(tmp_path):
+    """The table's columns hold counts in the unmarked rows and shares in the nested ones: every
+    computation and comparison works on cells of one unit ('96 vs 14%' compares nothing)."""
+    from mmeb_assets.facts.attach import attach_facts
+    from mmeb_assets.facts.source_facts_rules import RulesSourceFacts
+    from mmeb_assets.ingestion.document import ingest_pdf as ingest
+    from mmeb_assets.provenance import make_provenance
+    from mmeb_assets.qa.evidence import ProjectIndex
+    from mmeb_assets.qa.generate import generate_rule_items, make_context
+    from mmeb_assets.qa.text import parse_number
+    from mmeb_assets.records.render import render_records
+    from mmeb_assets.simulation import api
+
+    _pdf(tmp_path / "t.pdf", random.Random(7))
+    document = ingest(tmp_path / "t.pdf", tmp_path / "out", "under")
+    facts = attach_facts(RulesSourceFacts().extract(document, domain=""), document)
+    org = api.build_organization(facts, random_seed=0)
+    plan = api.build_event_plan(facts, org, random_seed=0)
+    index = ProjectIndex(plan=plan, org=org, records=render_records(facts, org, plan, tmp_path, random_seed=0))
+    items = generate_rule_items(make_context(index, make_provenance("under", "qa", "rules")))
+    checked = 0
+    for item in items:
+        if item.task not in ("computation", "comparison") or item.derivation is None:
+            continue
+        values = [o.split("=")[-1].strip() for o in item.derivation.operands]
+        values = [v for v in values if parse_number(v) is not None]
+        if len(values) >= 2:
+            checked += 1
+            assert len({v.endswith("%") for v in values}) == 1, (item.q, values)
+    assert checked >= 3

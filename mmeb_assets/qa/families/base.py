@@ -120,6 +120,13 @@ def row_unit(item: PlanItem) -> str:
     return ""
 
 
+def cell_unit(item: PlanItem, value: str) -> str:
+    """What a cell counts in, as far as its row and printed value say: a percent sign, a row's unit.
+    A column may hold counts in some rows and shares in the rows nested under them ('Card Opens' 96,
+    its '- FamiliarCite' 15%): only cells of one unit are compared or divided."""
+    return ("%" if value.strip().endswith("%") else "") + "|" + row_unit(item)
+
+
 def unit_of(col: str, value: str) -> str:
     if value.strip().endswith("%") or "%" in col:
         return "points"

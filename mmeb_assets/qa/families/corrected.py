@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from mmeb_assets.qa.families.base import GenContext, cell_record, conflicted, draft, is_year, stable_rank, unit_of
+from mmeb_assets.qa.families.base import (
+    GenContext, cell_record, cell_unit, conflicted, draft, is_year, stable_rank, unit_of,
+)
 from mmeb_assets.qa.families.conflict import _correction_record
 from mmeb_assets.qa.phrasing import metric, strip_series, the
 from mmeb_assets.qa.text import decimals, fmt, is_numeric_cell, parse_number, when
@@ -31,7 +33,8 @@ def _cases(ctx: GenContext) -> list[tuple]:
         partners = [p for p in index.plan.items if p.id != item.id and item.table_id and p.table_id == item.table_id
                     and p.kind != "statement"
                     and is_numeric_cell(p.values.get(col, "")) and not conflicted(ctx, p.id, col)
-                    and parse_number(p.values[col]) != parse_number(error.correct_value)]
+                    and parse_number(p.values[col]) != parse_number(error.correct_value)
+                    and cell_unit(p, p.values[col]) == cell_unit(item, item.values.get(col, error.correct_value))]
         partners.sort(key=lambda p: (not _flips(error, p.values[col]), stable_rank(ctx.seed, "corr", error.id, p.id)))
         for partner in partners:
             value = partner.values[col].strip()

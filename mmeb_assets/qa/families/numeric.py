@@ -5,7 +5,7 @@ from collections import defaultdict
 from decimal import Decimal
 
 from mmeb_assets.qa.families.base import (
-    GenContext, cell_record, clean_cells, conflicted, draft, ids, is_cost_column, is_total, is_year, item_phrase,
+    GenContext, cell_record, cell_unit, clean_cells, conflicted, draft, ids, is_cost_column, is_total, is_year, item_phrase,
     row_unit, series_phrase, stable_rank, unit_of, with_unit,
 )
 from mmeb_assets.qa.phrasing import metric, plural_values
@@ -25,11 +25,17 @@ def _columns(ctx: GenContext) -> dict[tuple[str, str], list[tuple[PlanItem, str]
 
     Items made from sentences (no table) are left out: their column names only a kind of value ('share',
     'amount'), so two of them are unrelated quantities ('the share of total collections' vs 'the share
-    of performance drops') that no reader would compare or divide."""
-    groups: dict[tuple[str, str], list[tuple[PlanItem, str]]] = defaultdict(list)
+    of performance drops') that no reader would compare or divide. A column's cells in several units
+    (`cell_unit`) give the unit with the most rows: '96 vs 14%' compares nothing."""
+    groups: dict[tuple[str, str, str], list[tuple[PlanItem, str]]] = defaultdict(list)
     for item, col, value in table_cells(ctx):
-        groups[(item.table_id, col)].append((item, value))
-    return {k: v for k, v in groups.items() if len(v) >= 2 and len({i.label for i, _ in v}) == len(v)}
+        groups[(item.table_id, col, cell_unit(item, value))].append((item, value))
+    merged: dict[tuple[str, str], list[tuple[PlanItem, str]]] = {}
+    for (table, col, _unit), cells in groups.items():
+        if len(cells) >= 2 and len({i.label for i, _ in cells}) == len(cells) and \
+                len(cells) > len(merged.get((table, col), [])):
+            merged[(table, col)] = cells  # the column's unit with the most rows
+    return merged
 
 
 def _complete(ctx: GenContext, table: str, col: str, cells: list) -> bool:
