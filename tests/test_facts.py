@@ -123,6 +123,16 @@ def test_list_numbered_and_term_tables_are_lists():
     assert table_facts(numbered, tally) == [] and tally.counts["list_table"] == 3
 
 
+def test_counts_printed_with_their_shares_are_results():
+    """'1269 (19.9%)', '101(20.4%)': a count and its share in one cell (EU report's Table 2.2, whose
+    every cell is so printed, had been read as a table of few numbers and gave no fact)."""
+    shares = _table(["Faculty cluster", "Population size", "Sample size"],
+                    [["Sciences", "1269 (19.9%)", "101(20.4%)"], ["Humanities", "1168 (18.4%)", "95(19.3%)"]])
+    assert not list_table_reason(shares)
+    assert {(f.subject, f.value) for f in table_facts(shares, Tally())} >= {("Sciences", "1269 (19.9%)"),
+                                                                            ("Humanities", "95(19.3%)")}
+
+
 def test_multi_level_header_and_row_subject():
     table = _table(["Model", "Classification", "", "Citation"],
                    [["", "MAG F1", "MeSH F1", "MAP"], ["SPECTER", "82.0", "86.4", "88.3"], ["SGC", "76.8", "82.7", "91.6"]])

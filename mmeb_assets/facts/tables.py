@@ -23,7 +23,8 @@ UNIT_IN_HEADER = re.compile(r"\((%|ms|s|GB|MB|USD|\$|£|€|[a-zA-Z/ ]{1,12})\)\
 
 
 def _numeric(cell: str) -> float | None:
-    return parse_number(re.sub(r"[*†‡§¶]+$|\s*\(\d+(?:\.\d+)?\)$|^[↑↓]\s*", "", cell.strip()))
+    """The cell's number; a count with its share beside it ('1269 (19.9%)', '101(20.4%)') is its count."""
+    return parse_number(re.sub(r"[*†‡§¶]+$|\s*\(\d+(?:\.\d+)?%?\)$|^[↑↓]\s*", "", cell.strip()))
 
 
 def _label_column(table: Table) -> int:
