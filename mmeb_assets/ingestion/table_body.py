@@ -25,11 +25,11 @@ class Part:
     row_x0s: list[tuple[float, float] | None] = field(default_factory=list)  # edges of each row's own label
     row_paths: list[list[str]] = field(default_factory=list)
 
-    def finish(self, stub: int) -> None:
+    def finish(self, stub: int, rules: list[float] = ()) -> None:
         """Stub cells printed once for a block of rows reach every row of the block, and each row's
         path is its groups, then its labels."""
         if stub > 1 and self.block_lines and len(self.block_lines) < len(self.rows):
-            for row, label in zip(self.rows, block_labels(self.row_ys, self.block_lines)):
+            for row, label in zip(self.rows, block_labels(self.row_ys, self.block_lines, rules)):
                 row[0] = label
         groups, spans = self.groups, self.row_x0s
         if stub == 1:
@@ -59,11 +59,13 @@ def _under_block_heads(groups: list[list[str]], spans: list, row_ys: list[float]
     return out_groups, out_spans
 
 
-def block_labels(row_ys: list[float], lines: list[tuple[float, float, str]]) -> list[str]:
+def block_labels(row_ys: list[float], lines: list[tuple[float, float, str]], rules: list[float] = ()) -> list[str]:
     """The first stub column's label of each row when it is printed once per block of rows, over
     one or several lines ('Frequency of opportunity' / 'occurrence in general population'): lines
     that carry a label on (lower case, a bracket) are one block; a block printed on its first row's
-    line reaches down to the next block, one printed between its rows goes to the rows nearest it."""
+    line reaches down to the next block, one printed between its rows goes to the rows nearest it
+    within the same ruled band (S2ORC's 'Biomed', centred on seven rows, owns its last row 'ChemProt'
+    although the next block's 'CS' is printed nearer to it, under the rule)."""
     blocks: list[list] = []
     for y0, y1, text in sorted(lines):
         if blocks and y0 - blocks[-1][1] < 1.2 * (y1 - y0) and text[:1].islower() | text.startswith("("):
@@ -77,8 +79,14 @@ def block_labels(row_ys: list[float], lines: list[tuple[float, float, str]]) -> 
             above = [b for b in blocks if b[0] <= y + 3]
             out.append(above[-1][2] if above else "")
         else:
-            out.append(min(blocks, key=lambda b: (abs((b[0] + b[1]) / 2 - y), -b[0]))[2])
+            band = [b for b in blocks if _band((b[0] + b[1]) / 2, rules) == _band(y, rules)]
+            out.append(min(band or blocks, key=lambda b: (abs((b[0] + b[1]) / 2 - y), -b[0]))[2])
     return out
+
+
+def _band(y: float, rules) -> int:
+    """How many rules lie above `y`: rows and labels between the same two rules share a band."""
+    return sum(1 for rule in rules if rule < y)
 
 
 def body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: list[float],
@@ -146,7 +154,7 @@ def body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: lis
         _label_line(parts[-1], state, cells, used, stub, (gap, h, labels_next, (line.y0, line.y1, cells[0])))
         i += 1
     for part in parts:
-        part.finish(stub)
+        part.finish(stub, rules[0])
     return parts
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from typing import Sequence
 
 from mmeb_assets.qa.evidence import ProjectIndex, evidence_stats
 from mmeb_assets.qa.phrasing import metric, strip_series, the
-from mmeb_assets.qa.text import is_numeric_cell
+from mmeb_assets.qa.text import is_numeric_cell, parse_number
 from mmeb_assets.schema import Derivation, Gold, PlanItem, Provenance, QAItem, Record, SolutionStep
 
 RESULT_KINDS = {"result_posted", "correction", "status_update", "notion_update", "document_posted", "meeting",
@@ -70,8 +71,27 @@ def cell_phrase(item: PlanItem, col: str) -> str:
     return f"{metric(col)} of {item_phrase(item)}"
 
 
-def is_total(item: PlanItem) -> bool:
-    return item.label.strip().lower().startswith(("total", "all "))
+BARE_TOTALS = {"all", "overall", "both sexes", "all groups"}
+
+
+def is_total(item: PlanItem, items: Sequence[PlanItem] = ()) -> bool:
+    """A table's total row: 'Total ...', 'All ...', or a bare 'All' / 'Overall' whose value in some
+    column is the sum of the other rows' (NHANES's 'All' under its age groups; an ablation's 'All',
+    the system with every feature, sums nothing and is a result like the others)."""
+    label = item.label.strip().lower()
+    if label.startswith(("total", "all ")):
+        return True
+    return label in BARE_TOTALS and _sums_its_siblings(item, items)
+
+
+def _sums_its_siblings(item: PlanItem, items: Sequence[PlanItem]) -> bool:
+    siblings = [i for i in items if i.table_id and i.table_id == item.table_id and i.id != item.id]
+    for col, cell in item.values.items():
+        whole = parse_number(cell)
+        parts = [n for n in (parse_number(i.values.get(col, "")) for i in siblings) if n is not None]
+        if whole and len(parts) >= 2 and abs(sum(parts) - whole) * 100 <= abs(whole):  # within 1%
+            return True
+    return False
 
 
 def metric_columns(item: PlanItem) -> list[str]:

@@ -17,7 +17,7 @@ def table_cells(ctx: GenContext) -> list[tuple[PlanItem, str, str]]:
     """Clean cells of source-table rows, neither a year column nor a total row: what rankings, pairs and
     claims compare."""
     return [(item, col, value) for item, col, value in clean_cells(ctx)
-            if item.table_id and not is_year(col) and not is_total(item)]
+            if item.table_id and not is_year(col) and not is_total(item, ctx.index.plan.items)]
 
 
 def _columns(ctx: GenContext) -> dict[tuple[str, str], list[tuple[PlanItem, str]]]:
@@ -40,7 +40,8 @@ def _columns(ctx: GenContext) -> dict[tuple[str, str], list[tuple[PlanItem, str]
 
 def _complete(ctx: GenContext, table: str, col: str, cells: list) -> bool:
     """Every item of the table that has this column is among the clean cells (rankings need all)."""
-    members = [i for i in ctx.index.plan.items if i.table_id == table and col in i.values and not is_total(i)]
+    members = [i for i in ctx.index.plan.items if i.table_id == table and col in i.values
+               and not is_total(i, ctx.index.plan.items)]
     return len(members) == len(cells)
 
 
@@ -98,7 +99,8 @@ def _series(ctx: GenContext) -> list[tuple[PlanItem, list[tuple[str, str]]]]:
     out = []
     for item in ctx.index.plan.items:
         years = [(c, v.strip()) for c, v in item.values.items() if is_year(c) and parse_number(v) is not None]
-        if len(years) >= 3 and not any(conflicted(ctx, item.id, c) for c, _ in years) and not is_total(item):
+        clean = not any(conflicted(ctx, item.id, c) for c, _ in years)
+        if len(years) >= 3 and clean and not is_total(item, ctx.index.plan.items):
             out.append((item, years))
     return sorted(out, key=lambda s: stable_rank(ctx.seed, "series", s[0].id))
 

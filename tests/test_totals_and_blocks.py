@@ -1,0 +1,31 @@
+"""Two readings of a table's rows that questions rest on: which row is the table's total (never one of
+the results a question ranks), and which block label a row of a multirow stub belongs to."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from mmeb_assets.ingestion.table_body import block_labels
+from mmeb_assets.qa.families.base import is_total
+from mmeb_assets.schema import PlanItem
+
+
+def _row(n: int, label: str, value: str, table: str = "table_2_3") -> PlanItem:
+    return PlanItem(id=f"run_{n:02d}", kind="baseline", label=label, owner="p1", completed_at=datetime(2026, 3, 2),
+                    table_id=table, values={"Male": value})
+
+
+def test_a_bare_all_is_the_total_only_when_it_sums_the_other_rows():
+    ages = [_row(1, "2-11months", "1,087,948"), _row(2, "1-2", "2,586,688"), _row(3, "3-5", "3,867,692")]
+    everyone = _row(4, "All", "7,542,328")
+    assert is_total(everyone, [*ages, everyone])  # NHANES's 'All' under its age groups
+    ablation = [_row(1, "-bigram", "0.31"), _row(2, "-import.", "0.30"), _row(3, "All", "0.33")]
+    assert not is_total(ablation[2], ablation)  # the system with every feature: a result
+    assert is_total(_row(5, "Total", "9")) and is_total(_row(6, "All ages", "9"))
+    assert not is_total(_row(7, "Allocation", "9"))
+
+
+def test_a_block_label_centred_on_its_rows_keeps_the_rows_above_the_next_rule():
+    rows = [100, 110, 120, 130, 140, 150, 160, 172, 182, 192]  # 'Biomed' rows, a rule at 166, 'CS' rows
+    labels = [(127, 135, "Biomed"), (179, 187, "CS")]  # each centred on its block
+    assert block_labels(rows, labels, [166.0]) == ["Biomed"] * 7 + ["CS"] * 3
+    assert block_labels(rows, labels)[6] == "CS"  # without the rule the nearest label is the next block's
