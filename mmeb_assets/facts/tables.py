@@ -84,7 +84,8 @@ def caption_measure(table: Table) -> str:
 CAPTION_QUANTITY = re.compile(
     r"^(?:the\s+)?((?:total\s+)?(?:number|numbers|count|counts|percentage|percentages|share|shares|proportion|"
     r"proportions|amount|amounts|size|sizes)\s+of\s+[A-Za-z][\w\s\-]{0,40}?)"
-    r"(?=\s+(?:in|by|per|for|across|on|at|from|over|during|with)\b|\s*[,.:;(]|$)", re.I)
+    r"(?=(?:\s+(?:categori[sz]ed|classified|broken\s+down|grouped|distributed|disaggregated|tabulated))?"
+    r"\s+(?:in|by|per|for|across|on|at|from|over|during|with)\b|\s*[,.:;(]|$)", re.I)  # 'categorized by': not named
 
 
 METRIC_WORDS = {

@@ -33,9 +33,14 @@ LONG_CELL = 80
 CODE = re.compile(r"\b[A-Z][A-Za-z]{1,15} \d+(?:\.\d+)*\b")
 
 
+COUNT_AND_SHARE = re.compile(r"^(?P<count>\d[\d,]*(?:\.\d+)?)\s*\((?P<share>\d+(?:\.\d+)?%)\)$")
+
+
 def row_values(table: Table, row: list[str], skip: int) -> dict[str, str]:
     """Column -> exact printed cell. A long prose cell contributes the first and last printed
-    identifiers in it (e.g. 'GOVERN 1.1' .. 'GOVERN 1.4'), verbatim substrings, or nothing."""
+    identifiers in it (e.g. 'GOVERN 1.1' .. 'GOVERN 1.4'), verbatim substrings, or nothing. A count
+    printed with its share ('63 (18.5%)') is two values, the count and '<column> (%)': each is
+    printed, and each can be compared with its like in another row."""
     out: dict[str, str] = {}
     for j, h in enumerate(table.header):
         if j == skip or j >= len(row) or row[j].strip() in EMPTY_CELLS:
@@ -43,6 +48,9 @@ def row_values(table: Table, row: list[str], skip: int) -> dict[str, str]:
         head, cell = h.strip(), row[j].strip()
         if not re.search(r"[A-Za-z]{2,}", head) and not YEAR.match(head):
             continue  # no measure name ('', '1' of a rating scale): no fact, so no value to ask about
+        if (share := COUNT_AND_SHARE.match(cell)) is not None:
+            out[head], out[f"{head} (%)"] = share.group("count"), share.group("share")
+            continue
         if len(cell) <= LONG_CELL:
             out[head] = cell
             continue

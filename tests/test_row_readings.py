@@ -1,12 +1,15 @@
-"""Two readings of a table's rows that questions rest on: which row is the table's total (never one of
-the results a question ranks), and which block label a row of a multirow stub belongs to."""
+"""Readings of a table's rows that questions rest on: which row is the table's total (never one of the
+results a question ranks), which block label a row of a multirow stub belongs to, a count printed
+with its share, and the quantity a caption names."""
 from __future__ import annotations
 
 from datetime import datetime
 
+from mmeb_assets.facts.tables import CAPTION_QUANTITY
 from mmeb_assets.ingestion.table_body import block_labels
 from mmeb_assets.qa.families.base import is_total
-from mmeb_assets.schema import PlanItem
+from mmeb_assets.schema import PlanItem, Table
+from mmeb_assets.simulation.items import row_values
 
 
 def _row(n: int, label: str, value: str, table: str = "table_2_3") -> PlanItem:
@@ -29,3 +32,17 @@ def test_a_block_label_centred_on_its_rows_keeps_the_rows_above_the_next_rule():
     labels = [(127, 135, "Biomed"), (179, 187, "CS")]  # each centred on its block
     assert block_labels(rows, labels, [166.0]) == ["Biomed"] * 7 + ["CS"] * 3
     assert block_labels(rows, labels)[6] == "CS"  # without the rule the nearest label is the next block's
+
+
+def test_a_count_printed_with_its_share_is_two_values():
+    table = Table(id="table_2_2", number=2, caption="Table 2.2: Number of students categorized by faculty cluster",
+                  page=2, header=["Faculty cluster", "Population size", "Sample size"], rows=[])
+    assert row_values(table, ["Sciences", "1269 (19.9%)", "101(20.4%)"], 0) == {
+        "Population size": "1269", "Population size (%)": "19.9%", "Sample size": "101", "Sample size (%)": "20.4%"}
+    assert row_values(table, ["Sciences", "1269", "12 (3)"], 0) == {"Population size": "1269", "Sample size": "12 (3)"}
+
+
+def test_a_caption_quantity_leaves_out_how_the_rows_are_broken_down():
+    assert CAPTION_QUANTITY.match("Number of female students categorized by faculty cluster").group(1) == \
+        "Number of female students"
+    assert CAPTION_QUANTITY.match("Number of deaths by state").group(1) == "Number of deaths"
