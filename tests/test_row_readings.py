@@ -46,3 +46,14 @@ def test_a_caption_quantity_leaves_out_how_the_rows_are_broken_down():
     assert CAPTION_QUANTITY.match("Number of female students categorized by faculty cluster").group(1) == \
         "Number of female students"
     assert CAPTION_QUANTITY.match("Number of deaths by state").group(1) == "Number of deaths"
+
+
+def test_counts_in_millions_with_their_shares():
+    from mmeb_assets.facts.tables import _numeric
+    from mmeb_assets.ingestion.table_words import is_value
+
+    assert is_value("28.9M (35.6%)") and is_value("42k (0.1%)")
+    assert _numeric("28.9M (35.6%)") == 28.9 and _numeric("42k") == 42
+    table = Table(id="table_3", number=3, caption="Table 3: Statistics on paper provenance.", page=5,
+                  header=["Statistic", "Papers"], rows=[])
+    assert row_values(table, ["Papers w/ PDF", "28.9M (35.6%)"], 0) == {"Papers": "28.9M", "Papers (%)": "35.6%"}

@@ -11,6 +11,7 @@ import re
 from mmeb_assets.facts.caption_names import CAPTION_LEAD, expanded_head
 from mmeb_assets.facts.prose import Tally
 from mmeb_assets.ingestion.numbers import parse_number
+from mmeb_assets.ingestion.table_words import MAGNITUDES
 from mmeb_assets.ingestion.table_kind import LIST_MARK
 from mmeb_assets.ingestion.table_structure import cell_paths
 from mmeb_assets.ingestion.table_units import split_unit
@@ -23,8 +24,10 @@ UNIT_IN_HEADER = re.compile(r"\((%|ms|s|GB|MB|USD|\$|£|€|[a-zA-Z/ ]{1,12})\)\
 
 
 def _numeric(cell: str) -> float | None:
-    """The cell's number; a count with its share beside it ('1269 (19.9%)', '101(20.4%)') is its count."""
-    return parse_number(re.sub(r"[*†‡§¶]+$|\s*\(\d+(?:\.\d+)?%?\)$|^[↑↓]\s*", "", cell.strip()))
+    """The cell's number; a count with its share beside it ('1269 (19.9%)', '101(20.4%)') is its count,
+    a count in millions ('28.9M') its printed number."""
+    core = re.sub(r"[*†‡§¶]+$|\s*\(\d+(?:\.\d+)?%?\)$|^[↑↓]\s*", "", cell.strip())
+    return parse_number(core[:-1] if MAGNITUDES.fullmatch(core) else core)
 
 
 def _label_column(table: Table) -> int:

@@ -68,6 +68,25 @@ def table_area(cand_bbox: tuple, caption_bbox: tuple, ceiling: float = 0.0, hori
     return (x0 - 2, y0, x1 + 2, y1 + 1)
 
 
+def ruled_width(page: pymupdf.Page, area: tuple, horizontal: list[tuple]) -> tuple:
+    """The area widened to its own rules when its edge cuts a word printed between them in two: an
+    extractor that boxed the values had cut the header 'Number of papers', printed wider than them,
+    to 'Number of pap'. Its own rules cover most of the area's width and are not much wider (a
+    page-wide line is no table rule)."""
+    x0, y0, x1, y1 = area
+    width = x1 - x0
+    own = [(a, y, b) for a, y, b in horizontal
+           if y0 - 3 <= y <= y1 + 3 and min(b, x1) - max(a, x0) >= 0.6 * width and b - a <= 1.5 * width]
+    if len(own) < 2:
+        return area
+    top, bottom = min(y for _a, y, _b in own), max(y for _a, y, _b in own)
+    cut = [w for w in page.get_text("words") if top < (w[1] + w[3]) / 2 < bottom
+           and (w[0] < x1 - 1 < w[2] - 1 or w[0] + 1 < x0 + 1 < w[2])]
+    if not cut:
+        return area
+    return (min(x0, *(a - 2 for a, _y, _b in own)), y0, max(x1, *(b + 2 for _a, _y, b in own)), y1)
+
+
 def _ruled_top(horizontal: list[tuple], bbox: tuple) -> float:
     """The highest of the rules as wide as the box that stand above it one close above another."""
     x0, top, x1, _y1 = bbox

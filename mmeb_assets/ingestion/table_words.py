@@ -79,7 +79,7 @@ def is_value(text: str) -> bool:
     parts = core.split()
     if not parts:
         return False
-    if parse_number(parts[0]) is None:
+    if parse_number(parts[0]) is None and not MAGNITUDES.fullmatch(parts[0]):  # '28.9M (35.6%)'
         return False
     return all(SPREAD.match(p) or p in {"±", "%", "˙"} or TRAILING_MARKS.sub("", p) == "" for p in parts[1:])
 

@@ -33,7 +33,7 @@ LONG_CELL = 80
 CODE = re.compile(r"\b[A-Z][A-Za-z]{1,15} \d+(?:\.\d+)*\b")
 
 
-COUNT_AND_SHARE = re.compile(r"^(?P<count>\d[\d,]*(?:\.\d+)?)\s*\((?P<share>\d+(?:\.\d+)?%)\)$")
+COUNT_AND_SHARE = re.compile(r"^(?P<count>\d[\d,]*(?:\.\d+)?[kKMB]?)\s*\((?P<share>\d+(?:\.\d+)?%)\)$")
 
 
 def row_values(table: Table, row: list[str], skip: int) -> dict[str, str]:
