@@ -103,10 +103,7 @@ def body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: lis
     if len(header) > 1 and not state["group"] and _centred_title(header[-1], anchors) and any(
             _centred_title(lines[j], anchors) for j in range(first + 1, len(lines)) if j not in body_set):
         state["group"] = [header.pop().text]  # 'Tiny' centred over the first block, as 'Short' over the next
-    leaf: list[Line] = []
-    if _block_titles(header, anchors, stub, rules[0]):
-        leaf = header[:-1]
-        header = [header[-1], *leaf]  # read as the columns' top level: 'BART, Multitask: ...' over 'R-1'
+    header, leaf = _titled_columns(header, anchors, stub, rules[0])
     parts = [Part(header=header)]
     heights = sorted(l.height for l in lines) or [10.0]
     h = heights[len(heights) // 2]
@@ -136,8 +133,7 @@ def body_parts(lines: list[Line], body: list[int], anchors, stub: int, wide: lis
             # a header row restarts (a spanning header above it, perhaps), or a part's own caption
             # ('(a) Fluency.') ends the part above: a stacked sub-table
             header, i = _collect_header(lines, i + 1 if SUBCAPTION.match(line.text) else i, body_set)
-            if leaf and len(header) == 1 and _block_titles([*leaf, header[0]], anchors, stub, ()):
-                header = [header[0], *leaf]  # the next block's titles over the same columns
+            header = _next_titles(header, leaf, anchors, stub)
             here = _groups_under(header, anchors, stub)
             under = under or here
             parts.append(Part(header=header))
@@ -201,6 +197,21 @@ def _empty_row(lines: list[Line], i: int, body_set: set[int], part: Part, h: flo
         middle = (l.y0 + l.y1) / 2
         return any(y0 <= middle <= y1 and line.phrases[-1].x1 + 2 < x < after.phrases[-1].x0 for y0, x, y1 in vertical)
     return crossed(line) or not crossed(after)  # a grid's heading is one merged cell: no rule crosses it
+
+
+def _titled_columns(header: list[Line], anchors, stub: int, rules) -> tuple[list[Line], list[Line]]:
+    """(header, its leaf lines): block titles under the leaf row are read as the columns' top level
+    ('BART, Multitask: ...' over 'R-1'); a header without them is returned as it is, with no leaf."""
+    if not _block_titles(header, anchors, stub, rules):
+        return header, []
+    return [header[-1], *header[:-1]], header[:-1]
+
+
+def _next_titles(header: list[Line], leaf: list[Line], anchors, stub: int) -> list[Line]:
+    """A restarted header of block titles only: the next block's titles over the same leaf columns."""
+    if leaf and len(header) == 1 and _block_titles([*leaf, header[0]], anchors, stub, ()):
+        return [header[0], *leaf]
+    return header
 
 
 def _block_titles(header: list[Line], anchors, stub: int, rules) -> bool:
