@@ -86,7 +86,7 @@ class HitsCache:
 
 
 def cached_hits(cache: HitsCache | None, ranker: str, version: Callable[[], str], queries: Sequence[str],
-                search: Callable[[list[str]], list[Hits]]) -> tuple[list[Hits], int]:
+                search: Callable[[list[str]], list[Hits]], exclusive: bool = True) -> tuple[list[Hits], int]:
     """Hit lists of `queries` in order: cached ones read, the rest searched (`search` takes the
     distinct unseen texts, in first-appearance order) and stored; returns (hits, queries searched).
     `version` is called only with a cache (reading the rows costs a table scan).
@@ -95,11 +95,14 @@ def cached_hits(cache: HitsCache | None, ranker: str, version: Callable[[], str]
     dense retriever's partition is computing the same lists, and without the lock both embedded and
     searched all 1,798 questions at once on the same two cores (the 30-project build: hybrid 34.5 s,
     minilm 40.1 s, against 17 and 28 s before hybrid could find BM25 lists cached and start early).
-    The second waits, then reads what the first stored."""
+    The second waits, then reads what the first stored. Dense lists are filled with `exclusive`
+    off: their cost, the question vectors, is shared through the embedding cache (the two runs
+    embed about half each, `mmeb_resources/embed_shared.py`), and their searches are cheap, so the
+    second run helps instead of waiting (the phase took 22 s, hybrid waiting on minilm's vectors)."""
     if cache is None:
         return search(list(queries)), len(queries)
     key = version()
-    with cache.filling(ranker, key):
+    with cache.filling(ranker, key) if exclusive else contextlib.nullcontext():
         known = cache.get_many(ranker, key, queries)
         todo = [q for q in dict.fromkeys(queries) if q not in known]
         if todo:

@@ -120,6 +120,6 @@ def _dense(retriever: str, items: Sequence[QAItem], corpus: Corpus, embedder: Em
 
     started = time.perf_counter()
     hits, searched = cached_hits(cache, ranker, lambda: index_version(table, ranker), [item.q for item in items],
-                                 search)
+                                 search, exclusive=False)
     timings["search_s"] = time.perf_counter() - started - timings["query_embed_s"]
     return Ranking(hits, model.model_key(), reindexed, timings, searched)
