@@ -83,6 +83,9 @@ def test_questions_compare_cells_of_one_unit_only(tmp_path):
     index = ProjectIndex(plan=plan, org=org, records=render_records(facts, org, plan, tmp_path, random_seed=0))
     items = generate_rule_items(make_context(index, make_provenance("under", "qa", "rules")))
     checked = 0
+    shares = [i for i in items if i.derivation and i.derivation.kind == "rank" and i.generator.endswith("comparison.pair")
+              and all(o.endswith("%") for o in i.derivation.operands)]
+    assert shares and all(i.gold.answer.endswith("points)") for i in shares), [i.gold.answer for i in shares]
     for item in items:
         if item.task not in ("computation", "comparison") or item.derivation is None:
             continue

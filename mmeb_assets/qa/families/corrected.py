@@ -13,7 +13,7 @@ from mmeb_assets.qa.families.base import (
 )
 from mmeb_assets.qa.families.conflict import _correction_record
 from mmeb_assets.qa.phrasing import metric, strip_series, the
-from mmeb_assets.qa.text import decimals, fmt, is_numeric_cell, parse_number, when
+from mmeb_assets.qa.text import decimals, fmt, fmt_like, is_numeric_cell, parse_number, when
 from mmeb_assets.schema import Derivation, PlanItem, QAItem, Record
 
 DOC_SOURCES = ("pdf_page", "slide", "notion", "image")
@@ -82,7 +82,7 @@ def computation(ctx: GenContext) -> list[QAItem]:
         unit = unit_of(col, correct)
         q = (f"Once the correction of {when(correction.timestamp)} is applied, how much higher or lower is the "
              f"{_what(col)} of {the(item.label)} than that of {the(partner.label)}?")
-        answer = f"{fmt(abs(a - b), places)}{' ' + unit if unit else ''} {'higher' if a > b else 'lower'} ({correct} vs {value})"
+        answer = f"{fmt_like(abs(a - b), places, correct, value)}{' ' + unit if unit else ''} {'higher' if a > b else 'lower'} ({correct} vs {value})"
         out.append(draft(
             ctx, "computation", "computation.corrected", q, answer, value=result, evidence=[correction.id, record.id],
             boundary=f"after the correction of {when(correction.timestamp)}",
@@ -119,19 +119,19 @@ def interpretation(ctx: GenContext) -> list[QAItem]:
         places = max(decimals(correct), decimals(value))
         gap = abs(a - b)
         supported = stable_rank(ctx.seed, "corr-claim", error.id) % 2 == 0
-        claim = fmt(gap / 2 if supported else gap * 2 + Decimal(1).scaleb(-places), places)
-        if Decimal(claim) <= 0 or Decimal(claim) == gap:
+        claim = fmt_like(gap / 2 if supported else gap * 2 + Decimal(1).scaleb(-places), places, correct, value)
+        if parse_number(claim) <= 0 or parse_number(claim) == gap:
             continue
         hi, hv, lo, lv = (item, correct, partner, value) if a > b else (partner, value, item, correct)
-        verdict = "Yes" if gap >= Decimal(claim) else "No"
+        verdict = "Yes" if gap >= parse_number(claim) else "No"
         q = (f"With the correction of {when(correction.timestamp)} applied, do the records support the claim that the "
              f"{_what(col)} of {the(hi.label)} exceeds that of {the(lo.label)} by at least {claim}?")
-        answer = f"{verdict}: {hv} vs {lv} is a gap of {fmt(gap, places)}."
+        answer = f"{verdict}: {hv} vs {lv} is a gap of {fmt_like(gap, places, hv, lv)}."
         out.append(draft(
             ctx, "interpretation", "interpretation.corrected", q, answer, value=verdict,
             evidence=[correction.id, record.id], boundary=f"after the correction of {when(correction.timestamp)}",
             steps=_steps(col, item, correct, correction, partner, value, record,
-                         f"The gap is {fmt(gap, places)}; compare it with {claim}."),
+                         f"The gap is {fmt_like(gap, places, correct, value)}; compare it with {claim}."),
             derivation=Derivation(kind="claim_check", operands=[hv, lv, claim], result=verdict, premise_values=[claim],
                                   fact_key=f"corrected-claim:{item.id}|{partner.id}:{col}"),
         ))

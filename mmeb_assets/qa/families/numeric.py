@@ -9,7 +9,7 @@ from mmeb_assets.qa.families.base import (
     row_unit, series_phrase, stable_rank, unit_of, with_unit,
 )
 from mmeb_assets.qa.phrasing import metric, plural_values
-from mmeb_assets.qa.text import decimals, fmt, parse_number
+from mmeb_assets.qa.text import decimals, fmt, fmt_like, parse_number
 from mmeb_assets.schema import Derivation, PlanItem, QAItem
 
 
@@ -207,7 +207,7 @@ def computation(ctx: GenContext) -> list[QAItem]:
             unit = unit_of(col, va)
             q = f"How much higher or lower is the {metric(col)} of {item_phrase(ia)} than that of {item_phrase(ib)}?"
             sign = "higher" if a > b else "lower"
-            answer = f"{fmt(abs(a - b), places)}{' ' + unit if unit else ''} {sign} ({va} vs {vb})"
+            answer = f"{fmt_like(abs(a - b), places, va, vb)}{' ' + unit if unit else ''} {sign} ({va} vs {vb})"
             kind, how = "difference", f"{va} - {vb} = {result}"
         out.append(draft(
             ctx, "computation", f"computation.{kind}", q, answer, value=result, evidence=evidence,
@@ -265,7 +265,9 @@ def _pairwise(ctx: GenContext) -> list[QAItem]:
         low = is_cost_column(col)
         winner, wv, other, ov = (ia, va, ib, vb) if (a < b) == low else (ib, vb, ia, va)
         word = "lower" if low else "higher"
-        margin = fmt(abs(a - b), max(decimals(va), decimals(vb)))
+        margin = fmt_like(abs(a - b), max(decimals(va), decimals(vb)), va, vb)
+        if unit_of(col, va) == "points" and unit_of(col, vb) == "points":
+            margin = f"{margin} points"  # two percentages differ by points, not by a percent
         q = f"Which has the {word} {metric(col)}: {item_phrase(ia)} or {item_phrase(ib)}, and by how much?"
         out.append(draft(
             ctx, "comparison", "comparison.pair", q, f"{winner.label}: {wv} vs {ov} (by {margin})", value=winner.label,
@@ -337,17 +339,17 @@ def interpretation(ctx: GenContext) -> list[QAItem]:
         gap = abs(a - b)
         supported = stable_rank(ctx.seed, "interp", ia.id, ib.id, col) % 2 == 0
         claim = (gap / 2) if supported else (gap * 2 + Decimal(1).scaleb(-places))
-        claim_text = fmt(claim, places)
-        if Decimal(claim_text) == gap or Decimal(claim_text) <= 0:
+        claim_text = fmt_like(claim, places, va, vb)  # '6,543,822' beside '33,187,483'
+        if parse_number(claim_text) == gap or parse_number(claim_text) <= 0:
             continue
-        verdict = "Yes" if gap >= Decimal(claim_text) else "No"
+        verdict = "Yes" if gap >= parse_number(claim_text) else "No"
         q = (f"Do the recorded {plural_values(metric(col))} support the claim that the {metric(col)} of {item_phrase(hi)} exceeds that of "
              f"{item_phrase(lo)} by at least {claim_text}?")
-        answer = f"{verdict}: {hv} vs {lv} is a gap of {fmt(gap, places)}, {'at least' if verdict == 'Yes' else 'less than'} {claim_text}."
+        answer = f"{verdict}: {hv} vs {lv} is a gap of {fmt_like(gap, places, hv, lv)}, {'at least' if verdict == 'Yes' else 'less than'} {claim_text}."
         out.append(draft(
             ctx, "interpretation", "interpretation.claim", q, answer, value=verdict, evidence=evidence,
             steps=[(f"Read {hv} for {hi.label} and {lv} for {lo.label}.", evidence),
-                   (f"The gap is {fmt(gap, places)}; compare it with {claim_text}.", []),
+                   (f"The gap is {fmt_like(gap, places, va, vb)}; compare it with {claim_text}.", []),
                    (f"So the claim is {'supported' if verdict == 'Yes' else 'not supported'}.", [])],
             derivation=Derivation(kind="claim_check", operands=[hv, lv, claim_text], result=verdict,
                                   fact_key=f"claim:{hi.id}|{lo.id}:{col}", premise_values=[claim_text]),
