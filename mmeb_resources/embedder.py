@@ -22,7 +22,7 @@ from dagster import ConfigurableResource
 from pydantic import BaseModel, PrivateAttr
 
 from mmeb_resources.embedder_errors import EmbedderUnavailable
-from mmeb_resources.sqlite_store import rows_for_keys, transaction
+from mmeb_resources.sqlite_store import create_table, rows_for_keys, transaction
 from mmeb_resources.storage import default_home
 
 __all__ = ["QUERY_INSTRUCTION", "DOCUMENT_INSTRUCTION", "EmbedderUnavailable", "EmbedInput", "EmbeddingCache",
@@ -54,11 +54,8 @@ class EmbeddingCache:
     """(model key, content hash) -> float32 vector, in one SQLite file safe for concurrent runs."""
 
     def __init__(self, path: Path):
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with transaction(self.path) as conn:
-            conn.execute("CREATE TABLE IF NOT EXISTS embeddings (model TEXT NOT NULL, hash TEXT NOT NULL, "
-                         "dim INTEGER NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, hash))")
+        self.path = create_table(path, "CREATE TABLE IF NOT EXISTS embeddings (model TEXT NOT NULL, hash TEXT NOT NULL, "
+                                       "dim INTEGER NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (model, hash))")
 
     def get_many(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
         rows = rows_for_keys(self.path, "SELECT hash, vector FROM embeddings WHERE model = ? AND hash IN ({marks})",

@@ -45,6 +45,15 @@ def use_wal(conn: sqlite3.Connection) -> None:
             delay = min(delay * 2, 0.5)
 
 
+def create_table(path: Path, schema: str) -> Path:
+    """The cache file at `path` (its folder made) with the table `schema` creates; returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with transaction(path) as conn:
+        conn.execute(schema)
+    return path
+
+
 @contextlib.contextmanager
 def transaction(path: Path) -> Iterator[sqlite3.Connection]:
     """A connection that commits on success, rolls back on error, and is closed either way."""

@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 from mmeb_assets.provenance import code_version
 from mmeb_assets.schema.qa import QAItem
 from mmeb_assets.schema.records import Record
-from mmeb_resources.sqlite_store import rows_for_keys, transaction
+from mmeb_resources.sqlite_store import create_table, rows_for_keys, transaction
 
 READER_CODE = ("judge/readers", "evaluation/answering", "evaluation/reader_cache")
 
@@ -27,11 +27,8 @@ class ReaderAnswerCache:
     """key -> answer text, in one SQLite file safe for concurrent cells."""
 
     def __init__(self, path: Path):
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = create_table(path, "CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, answer TEXT NOT NULL)")
         self.code = code_version(*READER_CODE)
-        with transaction(self.path) as conn:
-            conn.execute("CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, answer TEXT NOT NULL)")
 
     def get_many(self, keys: Sequence[str]) -> dict[str, str]:
         return dict(rows_for_keys(self.path, "SELECT key, answer FROM answers WHERE key IN ({marks})", [], keys))

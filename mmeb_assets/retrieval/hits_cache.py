@@ -23,7 +23,7 @@ import json
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-from mmeb_resources.sqlite_store import rows_for_keys, transaction
+from mmeb_resources.sqlite_store import create_table, rows_for_keys, transaction
 
 Hits = list[tuple[str, float]]
 SCHEMA = 1  # bump when the stored form of a hit list changes
@@ -50,11 +50,8 @@ class HitsCache:
     """(ranker key, index version, query text) -> hit list, in one SQLite file."""
 
     def __init__(self, path: Path):
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with transaction(self.path) as conn:
-            conn.execute("CREATE TABLE IF NOT EXISTS hits (ranker TEXT NOT NULL, version TEXT NOT NULL, "
-                         "query TEXT NOT NULL, hits TEXT NOT NULL, PRIMARY KEY (ranker, version, query))")
+        self.path = create_table(path, "CREATE TABLE IF NOT EXISTS hits (ranker TEXT NOT NULL, version TEXT NOT NULL, "
+                                       "query TEXT NOT NULL, hits TEXT NOT NULL, PRIMARY KEY (ranker, version, query))")
 
     def get_many(self, ranker: str, version: str, queries: Sequence[str]) -> dict[str, Hits]:
         rows = rows_for_keys(self.path, "SELECT query, hits FROM hits WHERE ranker = ? AND version = ? AND query IN ({marks})",
