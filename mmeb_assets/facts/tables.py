@@ -74,8 +74,6 @@ def header_names(table: Table) -> tuple[list[str], int]:
     return names, used
 
 
-
-
 def caption_measure(table: Table) -> str:
     """The measure a caption names for a table whose columns are years: 'Table 1: Emissions by sector
     (kt CO2e), 2023-2025' -> 'Emissions by sector (kt CO2e)'; '' when the caption names nothing."""

@@ -120,10 +120,11 @@ def interpretation(ctx: GenContext) -> list[QAItem]:
         gap = abs(a - b)
         supported = stable_rank(ctx.seed, "corr-claim", error.id) % 2 == 0
         claim = fmt_like(gap / 2 if supported else gap * 2 + Decimal(1).scaleb(-places), places, correct, value)
-        if parse_number(claim) <= 0 or parse_number(claim) == gap:
+        claimed = parse_number(claim)  # as rounded for the question
+        if claimed <= 0 or claimed == gap:
             continue
         hi, hv, lo, lv = (item, correct, partner, value) if a > b else (partner, value, item, correct)
-        verdict = "Yes" if gap >= parse_number(claim) else "No"
+        verdict = "Yes" if gap >= claimed else "No"
         q = (f"With the correction of {when(correction.timestamp)} applied, do the records support the claim that the "
              f"{_what(col)} of {the(hi.label)} exceeds that of {the(lo.label)} by at least {claim}?")
         answer = f"{verdict}: {hv} vs {lv} is a gap of {fmt_like(gap, places, hv, lv)}."

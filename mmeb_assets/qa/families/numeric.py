@@ -340,9 +340,10 @@ def interpretation(ctx: GenContext) -> list[QAItem]:
         supported = stable_rank(ctx.seed, "interp", ia.id, ib.id, col) % 2 == 0
         claim = (gap / 2) if supported else (gap * 2 + Decimal(1).scaleb(-places))
         claim_text = fmt_like(claim, places, va, vb)  # '6,543,822' beside '33,187,483'
-        if parse_number(claim_text) == gap or parse_number(claim_text) <= 0:
+        claimed = parse_number(claim_text)  # as rounded for the question
+        if claimed == gap or claimed <= 0:
             continue
-        verdict = "Yes" if gap >= parse_number(claim_text) else "No"
+        verdict = "Yes" if gap >= claimed else "No"
         q = (f"Do the recorded {plural_values(metric(col))} support the claim that the {metric(col)} of {item_phrase(hi)} exceeds that of "
              f"{item_phrase(lo)} by at least {claim_text}?")
         answer = f"{verdict}: {hv} vs {lv} is a gap of {fmt_like(gap, places, hv, lv)}, {'at least' if verdict == 'Yes' else 'less than'} {claim_text}."
