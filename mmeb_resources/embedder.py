@@ -32,7 +32,6 @@ __all__ = ["QUERY_INSTRUCTION", "DOCUMENT_INSTRUCTION", "EmbedderUnavailable", "
 QUERY_INSTRUCTION = ("Given a question about organizational records, retrieve records or document pages "
                      "that help answer the question.")
 DOCUMENT_INSTRUCTION = "Represent the user's input."
-SHARED_ROUNDS_FROM = 64  # questions: fewer are embedded in one call, more in rounds shared with other runs
 
 
 class EmbedInput(BaseModel):
@@ -161,10 +160,10 @@ class EmbedderResource(ConfigurableResource):
     def embed_queries(self, questions: Sequence[str]) -> np.ndarray:
         """Many questions are embedded in rounds through the cache, so runs that embed the same
         questions at once share the work (`embed_shared.py`)."""
-        inputs = [EmbedInput(text=q) for q in questions]
-        if self.use_cache and len(inputs) > 2 * SHARED_ROUNDS_FROM:
-            from mmeb_resources.embed_shared import fill_in_rounds
+        from mmeb_resources.embed_shared import ROUND, fill_in_rounds
 
+        inputs = [EmbedInput(text=q) for q in questions]
+        if self.use_cache and len(inputs) > 2 * ROUND:  # fewer are embedded in one call
             fill_in_rounds(self, inputs, QUERY_INSTRUCTION)
         return self.embed(inputs, QUERY_INSTRUCTION)
 
