@@ -76,6 +76,30 @@ def test_failed_seeds_get_one_line_and_the_aggregate_uses_the_rest(tmp_path, mon
     assert Path(report.log_file).parent == tmp_path / "home" / "logs"
 
 
+def test_a_worker_never_runs_a_new_graph_with_a_freed_graphs_job(tmp_path, monkeypatch):
+    """CPython hands a freed object's id() to the next one made, so in one process (pytest's, or a
+    worker) a Definitions built after another was freed may share its id; the worker's cached job
+    must still be the new graph's (CI once ran toy_plan against a job without it). The module-level
+    `id` below makes every object share one id, as that reuse does, in the worker module alone."""
+    from mmeb_assets.build import worker
+    from mmeb_assets.build.phases import RunTask
+
+    monkeypatch.setenv("MMEB_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(worker, "id", lambda _obj: 1, raising=False)
+    monkeypatch.setattr(worker, "_STATE", {})
+    instance = dg.DagsterInstance.ephemeral()
+
+    @dg.asset
+    def other_asset() -> int:
+        return 1
+
+    first = dg.Definitions(assets=[other_asset])
+    assert worker.run_one(RunTask(1, ("other_asset",), (None,), force=True), None, instance, definitions=first).ok
+    second = _toy_definitions(tmp_path / "home")
+    outcome = worker.run_one(RunTask(1, ("toy_plan",), ("alpha",), force=True), "alpha", instance, definitions=second)
+    assert outcome.ok, outcome.error
+
+
 def test_no_seed_built_stops_the_build_in_one_line(tmp_path, monkeypatch):
     """Every seed failing: one FAILED line per seed, then one line for all that is skipped, no line per
     later run; the summary names seeds as seeds."""

@@ -63,8 +63,8 @@ def _limit_torch_threads(threads: int) -> None:
 def _job_and_instance(instance=None, definitions=None):
     """The implicit asset job and graph of `definitions` (default: the project's, loaded once per
     process), and the instance (default: $DAGSTER_HOME's)."""
-    key = id(definitions) if definitions is not None else "project"
-    if _STATE.get("defs_key") != key:
+    key = definitions if definitions is not None else "project"
+    if _STATE.get("defs_key") is not key:  # the object itself is kept: an id() is reused once freed
         definitions = definitions or load_definitions()
         _STATE.update(defs_key=key, job=definitions.resolve_implicit_global_asset_job_def(),
                       graph=definitions.resolve_asset_graph())
