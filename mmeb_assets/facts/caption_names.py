@@ -10,9 +10,7 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
-from mmeb_assets.schema.source import Table
-
-CAPTION_LEAD = re.compile(r"^\s*(?:table|exhibit)\s+\d+(?:[.\-–]\d+)?[a-z]?\s*[:.\-–—]?\s*", re.I)  # 'Table 2a:'
+from mmeb_assets.schema.source import Table, caption_title
 COUNT_HEADS = {"no", "n", "number", "#", "count"}
 RATE_HEADS = {"rate", "rates", "ratio", "ratios", "share", "index", "score"}
 NOT_A_QUALIFIER = {"and", "or", "the", "a", "an", "of", "for", "by", "in", "with", "per", "to", "at", "on"}
@@ -20,7 +18,7 @@ MAX_TOPIC_WORDS = 6
 
 
 def _caption(table: Table) -> str:
-    return CAPTION_LEAD.sub("", table.caption or "")
+    return caption_title(table.caption)
 
 
 def expanded_head(table: Table, head: str) -> str:

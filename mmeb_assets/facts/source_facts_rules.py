@@ -7,7 +7,7 @@ from mmeb_assets.ingestion.numbers import NUMBER_RE, parse_number, sentences
 from mmeb_assets.facts.source_checks import DIGIT, FigureHint
 from mmeb_assets.provenance import code_version, make_provenance
 from mmeb_assets.schema.source import (
-    Claim, ConfigFact, Figure, SourceDocument, SourceFacts, TextualExtraction, VisualExtraction, VisualFact,
+    Claim, ConfigFact, Figure, SourceDocument, SourceFacts, TextualExtraction, VisualExtraction, VisualFact, caption_title,
 )
 
 MAX_CLAIMS = 40
@@ -61,7 +61,7 @@ def _metrics(document: SourceDocument) -> list[str]:
 
 def _table_topics(document: SourceDocument) -> list[str]:
     """Table captions without their numbering (company content never cites 'Table N')."""
-    return [re.sub(r"^(Table|TABLE|tABLE|Exhibit|EXHIBIT)\s*\d+\s*[:.]\s*", "", t.caption).rstrip(".") for t in document.tables][:6]
+    return [caption_title(t.caption).rstrip(".") for t in document.tables][:6]
 
 
 def _datasets(document: SourceDocument) -> list[str]:

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import re
 
-from mmeb_assets.facts.caption_names import CAPTION_LEAD, expanded_head
+from mmeb_assets.facts.caption_names import expanded_head
 from mmeb_assets.facts.prose import Tally
 from mmeb_assets.ingestion.numbers import parse_number
 from mmeb_assets.ingestion.table_words import MAGNITUDES
 from mmeb_assets.ingestion.table_kind import LIST_MARK
 from mmeb_assets.ingestion.table_structure import cell_paths
 from mmeb_assets.ingestion.table_units import split_unit
-from mmeb_assets.schema.source import Fact, Table
+from mmeb_assets.schema.source import Fact, Table, caption_title
 
 ID_HEADER = re.compile(r"^\s*(?:no\.?|#|id|ids|number|ref\.?|reference|year|years|date|page|pages|section|item|"
                        r"step|code|doi|isbn|version|subcategory|category|function)\s*$", re.I)
@@ -77,7 +77,7 @@ def header_names(table: Table) -> tuple[list[str], int]:
 def caption_measure(table: Table) -> str:
     """The measure a caption names for a table whose columns are years: 'Table 1: Emissions by sector
     (kt CO2e), 2023-2025' -> 'Emissions by sector (kt CO2e)'; '' when the caption names nothing."""
-    text = CAPTION_LEAD.sub("", table.caption or "").split(". ")[0].strip().rstrip(".")
+    text = caption_title(table.caption).split(". ")[0].strip().rstrip(".")
     text = re.sub(r",?\s*(?:in\s+)?(?:19|20)\d\d\s*(?:[-–]\s*(?:19|20)?\d\d)?\s*$", "", text).strip(" ,;:")
     return text if re.search(r"[A-Za-z]{3,}", text) and len(text) <= 120 else ""
 
@@ -113,7 +113,7 @@ def names_a_measure(words: str) -> bool:
 def caption_head(table: Table) -> str:
     """The measure a caption leads with, when it leads with one: 'Accuracy of five classifiers on
     each genre' -> 'Accuracy'; 'Results of human evaluation' -> '' (results measure nothing)."""
-    text = CAPTION_LEAD.sub("", table.caption or "").strip()
+    text = caption_title(table.caption).strip()
     match = CAPTION_HEAD.match(text)
     head = match.group(1).strip() if match else ""
     if re.search(r"\band\b|[,&/]", head):
@@ -124,7 +124,7 @@ def caption_head(table: Table) -> str:
 def caption_quantity(table: Table) -> str:
     """What every value of a table counts, when its caption says so: 'Table 1: Number of questions in
     each QA dataset' -> 'Number of questions' (the columns then are only splits: 'Train', 'Test')."""
-    text = CAPTION_LEAD.sub("", table.caption or "").strip()
+    text = caption_title(table.caption).strip()
     match = CAPTION_QUANTITY.match(text)
     return match.group(1).strip() if match else ""
 

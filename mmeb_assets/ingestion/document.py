@@ -8,6 +8,7 @@ from mmeb_assets.ingestion.numbers import numeric_claims
 from mmeb_assets.ingestion.pdf_text import IngestionError, guess_title, open_pdf, read_pages
 from mmeb_assets.ingestion.repairs import screen_tables
 from mmeb_assets.ingestion.tables import extract_tables
+from mmeb_assets.ingestion.untitled_tables import untitled_tables
 from mmeb_assets.provenance import code_version, file_hash, make_provenance
 from mmeb_assets.schema.source import SourceDocument
 from mmeb_resources.faults import crash_point
@@ -32,11 +33,13 @@ def ingest_pdf(path: Path, out_dir: Path, seed_id: str, title: str | None = None
     try:
         pages, captions = read_pages(doc)
         exclude: dict[int, list] = {}
-        tables, table_repairs = screen_tables(extract_tables(path, doc, captions, regions=exclude))
+        found = extract_tables(path, doc, captions, regions=exclude)
         figures = extract_figures(doc, captions, out_dir)
         for figure in figures:
             if figure.bbox:
                 exclude.setdefault(figure.page, []).append(figure.bbox)
+        found += untitled_tables(path, doc, captions, exclude)  # outside captioned tables and figures
+        tables, table_repairs = screen_tables(found)
         claims = numeric_claims(pages, exclude)
         sha = file_hash(path)
         document = SourceDocument(

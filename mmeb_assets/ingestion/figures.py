@@ -116,10 +116,11 @@ def render_region(page: pymupdf.Page, box: Rect, path: Path, dpi: int = RENDER_D
 
 def extract_figures(doc: pymupdf.Document, captions: list[Caption], out_dir: Path) -> list[Figure]:
     """One Figure per numbered caption (first occurrence with a graphic); PNGs in out_dir/figures/."""
-    figures: dict[int, Figure] = {}
+    figures: dict[str, Figure] = {}
     taken: dict[int, list[Rect]] = {}
     for cap in sorted((c for c in captions if c.kind == "figure"), key=lambda c: (c.page, c.bbox[1])):
-        if cap.number in figures:
+        key = cap.label or str(cap.number)  # 'Figure 3.68' and 'Figure 3.69' are two figures
+        if key in figures:
             continue
         page = doc[cap.page - 1]
         found = figure_region(page, cap, taken.get(cap.page, []))
@@ -128,10 +129,10 @@ def extract_figures(doc: pymupdf.Document, captions: list[Caption], out_dir: Pat
             continue
         box, kind = found
         taken.setdefault(cap.page, []).append(box)
-        relative = f"figures/figure_{cap.number}.png"
+        relative = f"figures/figure_{key}.png"
         render_region(page, box, Path(out_dir) / relative)
-        figures[cap.number] = Figure(
-            id=f"figure_{cap.number}", number=cap.number, caption=cap.text, page=cap.page,
+        figures[key] = Figure(
+            id=f"figure_{key}", number=cap.number, caption=cap.text, page=cap.page,
             image_path=relative, kind=kind, bbox=tuple(round(v, 2) for v in box),
         )
-    return [figures[n] for n in sorted(figures)]
+    return sorted(figures.values(), key=lambda f: f.number)  # stable: 3.68 before 3.69

@@ -26,14 +26,23 @@ RANGE_BEFORE = re.compile(r"\d\s?[-–—]\s?$")
 YEAR_RE = re.compile(r"^(1[89]|20)\d\d$")
 
 
+SPACE_GROUPED = re.compile(r"^[−\-–]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:\.\d+)?\s?%?$")
+DECIMAL_COMMA = re.compile(r"^[−\-–]?(?:0,\d+|[1-9]\d*,(?:\d{1,2}|\d{4,}))\s?%?$")
 PRINTED_NUMBER = re.compile(r"^[$€£]?[−\-–+±]?(?:\d{1,3}(?:,\d{3})+|\d+|(?=\.\d))(?:\.\d*)?(?:[eE][−\-]?\d+)?\s?%?$")
 
 
 def parse_number(text: str) -> float | None:
-    """The value of a printed number ('1,512' -> 1512.0, '39%' -> 39.0, '−0.4' -> -0.4); None if not numeric."""
-    if not PRINTED_NUMBER.match(text.strip().replace("\u2009", "")):
+    """The value of a printed number ('1,512' -> 1512.0, '39%' -> 39.0, '−0.4' -> -0.4); None if not numeric.
+    European print too: '10 000' (space-grouped thousands) and '0,1' / '12,5' (a decimal comma that
+    cannot be a thousands group)."""
+    text = text.strip().replace("\u2009", "")
+    if SPACE_GROUPED.match(text):
+        text = re.sub(r"[ \u00a0\u202f]", "", text)
+    elif DECIMAL_COMMA.match(text):
+        text = text.replace(",", ".")
+    if not PRINTED_NUMBER.match(text):
         return None
-    cleaned = text.strip().replace("−", "-").replace("–", "-").replace(",", "").replace("\u2009", "")
+    cleaned = text.replace("−", "-").replace("–", "-").replace(",", "")
     cleaned = cleaned.rstrip("%").strip()
     if cleaned[:1] in CURRENCY_PREFIX:
         cleaned = cleaned[1:]

@@ -15,9 +15,12 @@ MIN_TEXT_CHARS_PER_DOC = 40
 MIN_TEXT_CHARS_PER_PAGE = 8
 DEFAULT_MAX_PAGES = 500  # a 200-page report ingests in seconds; beyond this, refuse rather than grind
 LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\u00ad": ""}
-CAPTION_RE = re.compile(r"^(?P<kind>Table|TABLE|tABLE|Exhibit|EXHIBIT|Figure|FIGURE|fIGURE|Fig\.)\s*(?P<number>\d{1,3})"
+CAPTION_RE = re.compile(r"^(?P<kind>Table|TABLE|tABLE|Exhibit|EXHIBIT|Figure|FIGURE|fIGURE|Fig\.)\s*"
+                        r"(?P<prefix>[A-Z]{1,3}[-.–]?)?(?P<number>\d{1,3})(?P<letter>[a-z](?![a-z]))?"
                         r"(?:(?P<sub>(?:\.\s?|[-–])\d{1,2}(?!\d))(?:\s*[:.|\-–—]\s*\S|\s+[A-Z0-9“\"(])"
-                        r"|\s*(?P<delim>[:.|])(?!\d)\s*\S)")
+                        r"|\s*(?P<delim>[:.|])(?!\d)\s*\S"
+                        r"|\s+[-–—]\s+[A-Z0-9“\"(]"  # 'Table 3 - European ABCP issuance'
+                        r"|\s+(?=[A-Z“\"][a-z])(?<=[A-Za-z0-9]\s)(?P<bare>))")  # 'Exhibit 19 Percentage of Schools'
 REPEATED_LEAD = re.compile(r"(?<=\n)\s*(?:Table|tABLE|Exhibit|Figure)\s*\d+(?:[.\-–]\d+)?[.:]?[—–-]?\s*")
 NUMBER_CELL = re.compile(r"^[-+−]?\$?\d[\d,]*(?:\.\d+)?\s?%?$")
 SECTION_HEADING_RE = re.compile(r"^(\d+(\.\d+)*\.?\s+)?[A-Z][\w\- ,&:/()]{0,70}$")
@@ -132,8 +135,11 @@ def _caption_of(text: str) -> tuple[str, int, str] | None:
     if len(starts) > 1 or re.search(r"(\.\s?){4,}\s*\d+", flat):
         return None  # a list of tables/figures, or a TOC line with dot leaders
     kind = "table" if match.group("kind").lower().startswith(("tab", "exh")) else "figure"  # 'Exhibit 2.2': a report's table
+    if match.group("bare") is not None and len(flat.split("\n", 1)[0].split()) > 25:
+        return None  # a paragraph that opens with 'Table 2 The ...' reads on; a caption line is short
     sub = re.sub(r"[\s.–-]", "", match.group("sub") or "")
-    return kind, int(match.group("number")), f"{match.group('number')}_{sub}" if sub else match.group("number")
+    number = "".join(re.sub(r"[-.–]", "", match.group(g) or "") for g in ("prefix", "number", "letter"))
+    return kind, int(match.group("number")), f"{number}_{sub}" if sub else number
 
 
 def _caption_block(page: pymupdf.Page, text: str, bbox: tuple) -> tuple[str, tuple]:
@@ -217,7 +223,7 @@ def read_pages(doc: pymupdf.Document) -> tuple[list[PageText], list[Caption]]:
                                     kind=_block_kind(text, found is not None)))
             if found:
                 vertical = (x1 - x0) < 0.3 * (y1 - y0) and (y1 - y0) > 60
-                text = REPEATED_LEAD.sub(" ", text)  # 'Table 4.—' printed again before each line of one caption
+                text = REPEATED_LEAD.sub(" ", text.strip())  # 'Table 4.—' again on each line of one caption, not the first
                 captions.append(Caption(kind=found[0], number=found[1], text=squash(text), page=number,
                                         bbox=bbox, vertical=vertical, label=found[2]))
         pages.append(PageText(page=number, text=normalize_text(page.get_text()), blocks=blocks))

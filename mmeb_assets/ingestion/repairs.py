@@ -17,9 +17,10 @@ PROSE_HEADER = re.compile(r"\b[A-Z][a-z]+ \((?:19|20)\d\d[a-z]?\)|\b(?:and|of|th
 
 
 def table_defects(table: Table) -> list[str]:
-    """Why a table cannot stand as a grid of facts: no 'Table N' (or 'Exhibit N') caption, ragged rows, no body."""
+    """Why a table cannot stand as a grid of facts: no 'Table N' (or 'Exhibit N') caption (a table
+    without a number is named by its title line: `untitled_tables`), ragged rows, no body."""
     problems = []
-    if not table.caption.lower().startswith(("table", "exhibit")):
+    if table.number is not None and not table.caption.lower().startswith(("table", "exhibit")):
         problems.append(f"caption {table.caption[:40]!r} is not a 'Table N' caption")
     widths = {len(r) for r in table.rows} | {len(table.header)}
     if len(widths) != 1:

@@ -77,7 +77,7 @@ def _cell_lines(page: pymupdf.Page, words: list, rect) -> str:
     return "\n".join(" ".join(w[4] for w in sorted(ws, key=lambda w: w[0])) for ws in ordered)
 
 
-def _pymupdf(page: pymupdf.Page) -> list[Candidate]:
+def find_table_grids(page: pymupdf.Page) -> list[Candidate]:
     """find_tables gives the cell geometry; cell text is rebuilt from words (its own text can misorder glyphs)."""
     words = page.get_text("words")
     out = []
@@ -91,6 +91,11 @@ def _raw_rules(page: pymupdf.Page, vertical: bool = False) -> list[tuple[float, 
     """(x0, y, x1) of horizontal line segments (vertical=True: (y0, x, y1) of vertical ones)."""
     horizontal, vertical_rules = line_segments(page, 20, 8, box_edges_horizontal=False)
     return vertical_rules if vertical else horizontal
+
+
+def has_vertical_rules(page: pymupdf.Page) -> bool:
+    """Ruled cell walls on the page: a grid the lattice readers can see."""
+    return len(_raw_rules(page, vertical=True)) >= 3
 
 
 def _horizontal_rules(page: pymupdf.Page) -> list[tuple[float, float, float]]:
@@ -278,11 +283,11 @@ def page_candidates(path: Path, doc: pymupdf.Document, page_no: int, breaks: tup
     stream, stream within rule-bounded areas, and PyMuPDF find_tables."""
     page = doc[page_no - 1]
     candidates: list[Candidate] = []
-    has_grid = len(_raw_rules(page, vertical=True)) >= 3
+    has_grid = has_vertical_rules(page)
     runs = (("camelot-lattice", lambda: _camelot(path, page_no, page.rect.height, "lattice") if has_grid else []),
             ("camelot-stream", lambda: _camelot(path, page_no, page.rect.height, "stream")),
             ("camelot-stream-ruled", lambda: _area_candidates(path, page, ruled_areas(page, breaks))),
-            ("pymupdf", lambda: _pymupdf(page)),
+            ("pymupdf", lambda: find_table_grids(page)),
             ("caption-area-words", lambda: _caption_area_candidates(page, breaks)))
     allowed = extractors_allowed()
     for name, run in runs:

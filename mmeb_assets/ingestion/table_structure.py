@@ -18,6 +18,7 @@ from mmeb_assets.ingestion.table_header import read_header
 from mmeb_assets.ingestion.table_body import MISSING_MARK, body_parts
 from mmeb_assets.ingestion.table_units import (caption_unit, cell_unit, note_unit, path_unit, unit_line,
                                                units_of_columns)
+from mmeb_assets.ingestion.table_bands import merge_ruled_bands
 from mmeb_assets.ingestion.table_words import (Line, column_anchors, is_value, line_cells, page_lines, ruled_anchors,
                                                rules_near,
                                                value_lines)
@@ -101,6 +102,8 @@ def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_b
     """The table in `area` as one ReadTable per (sub-)table; [] when no value rows are found."""
     lines = _after_caption([l for l in page_lines(page, area) if not _inside(l, caption_bbox)
                             and not CAPTION_START.match(l.text)], caption_text, caption_bbox)
+    horizontal, vertical = rules_near(page, area)
+    lines = merge_ruled_bands(lines, horizontal, vertical)
     unit = caption_unit(caption_text) or _unit_line_beside(page, area, caption_bbox, lines)
     body = _value_rows(lines)
     first = body[0] if body else len(lines)
@@ -112,7 +115,6 @@ def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_b
         body = _value_rows(lines)
     if not body:
         return []
-    horizontal, vertical = rules_near(page, area)
     anchors = ruled_anchors(vertical, lines, body) or column_anchors(lines, body)
     if len(anchors) < 2:
         return []
@@ -212,7 +214,7 @@ def _inside(line: Line, bbox: tuple) -> bool:
     return bbox[1] - 1 <= (line.y0 + line.y1) / 2 <= bbox[3] + 1 and line.x0 >= bbox[0] - 2
 
 
-YEAR_LABEL = re.compile(r"^(?:19|20)\d\d(?:\s?[-–/]\s?(?:19|20)?\d\d)?[a-z*]?$")
+YEAR_LABEL = re.compile(r"^(?:19|20)\d\d(?:\s?[-–/]\s?(?:19|20)?\d\d)?(?:[a-z]|[*†‡]{1,3})?$")  # "1990**": a footnoted year
 
 
 def _stub_columns(lines: list[Line], body: list[int], anchors) -> int:

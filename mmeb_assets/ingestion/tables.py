@@ -29,6 +29,7 @@ MULTI_NUMBER_PENALTY = 60.0
 MIN_VALUE_LINE_SHARE = 0.25
 LOOSE_AREAS = ("caption-area-words", "structure-words")  # areas cut by captions, not by the table's own edges
 MAX_CAPTION_GAP = 260.0
+SPREAD_MARK = re.compile(r"[±˙(/]")  # '21.88 ± 0.31', '3.85 (28)', '12 / 44': one value with its spread or total
 
 
 def _score(cand: Candidate, caption: Caption, column: tuple[float, float] | None = None) -> float | None:
@@ -58,7 +59,7 @@ def _score(cand: Candidate, caption: Caption, column: tuple[float, float] | None
             + MULTI_NUMBER_PENALTY * merged - min(len(grid[0]), 12) * 0.5)
 
 
-def _overlaps(a, b) -> bool:
+def overlaps(a, b) -> bool:
     ix = min(a[2], b[2]) - max(a[0], b[0])
     iy = min(a[3], b[3]) - max(a[1], b[1])
     if ix <= 0 or iy <= 0:
@@ -91,13 +92,19 @@ def _assign(captions: list[Caption], candidates: list[Candidate],
     chosen: dict[Caption, Candidate] = {}
     for _score_value, i, j in pairs:
         cap, cand = captions[i], candidates[j]
-        if cap in chosen or any(c.page == cand.page and _overlaps(c.bbox, cand.bbox) for c in chosen.values()):
+        if cap in chosen or any(c.page == cand.page and overlaps(c.bbox, cand.bbox) for c in chosen.values()):
             continue
         chosen[cap] = cand
     return chosen
 
 
-def _to_tables(caption: Caption, cand: Candidate, doc: pymupdf.Document, captions: list[Caption]) -> list[Table]:
+def _two_values(rows) -> int:
+    """Cells holding two plain numbers ('42.3 29'): two columns read as one where the grid kept them apart."""
+    return sum(1 for row in rows for cell in row[1:]
+               if sum(parse_number(token) is not None for token in cell.split()) >= 2 and not SPREAD_MARK.search(cell))
+
+
+def tables_under_caption(caption: Caption, cand: Candidate, doc: pymupdf.Document, captions: list[Caption]) -> list[Table]:
     """The table(s) behind one caption: structure read from the page's words where that finds the
     value rows, else from the extractor's grid; stacked sub-tables become parts 'a', 'b', ..."""
     page = doc[cand.page - 1]
@@ -109,7 +116,8 @@ def _to_tables(caption: Caption, cand: Candidate, doc: pymupdf.Document, caption
     area = ruled_width(page, area, horizontal)
     read = cand.structure or read_structure(page, area, caption.text, caption.bbox)
     grid_rows = sum(1 for row in cand.grid if sum(parse_number(c) is not None for c in row[1:]) >= 1)
-    if (not read or sum(len(t.rows) for t in read) < 0.6 * grid_rows) and cand.grid:
+    if cand.grid and (not read or sum(len(t.rows) for t in read) < 0.6 * grid_rows
+                      or _two_values(r for t in read for r in t.rows) > _two_values(cand.grid)):
         read = [grid_structure(cand.grid, caption.text)]
     tables = []
     for index, part in enumerate(read):
@@ -143,7 +151,7 @@ def extract_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
     missing = [c for c in table_caps if c not in chosen]
     if missing:  # captions no extractor found a grid for: the words right above or below the caption
         taken = list(chosen.values())
-        extra = _assign(missing, [c for c in fallback if not any(c.page == t.page and _overlaps(c.bbox, t.bbox)
+        extra = _assign(missing, [c for c in fallback if not any(c.page == t.page and overlaps(c.bbox, t.bbox)
                                                                      for t in taken)], captions, columns)
         chosen.update(extra)
     for cap in [c for c in table_caps if c not in chosen]:
@@ -154,7 +162,7 @@ def extract_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
         if cap not in chosen:
             log.warning("%s: no table grid found for %r on page %d", path, cap.text[:60], cap.page)
             continue
-        parts = _to_tables(cap, chosen[cap], doc, captions)
+        parts = tables_under_caption(cap, chosen[cap], doc, captions)
         if regions is not None and chosen[cap].bbox:
             regions.setdefault(cap.page, []).append(tuple(round(v, 2) for v in chosen[cap].bbox))
         key = cap.label or str(cap.number)
@@ -174,7 +182,7 @@ def _caption_area_structure(doc: pymupdf.Document, cap: Caption, captions: list[
     above, below = areas_around(page, (cap.bbox[1] + cap.bbox[3]) / 2, breaks)
     areas = [a for a in (below, above) if a[3] - a[1] > 20]
     for area in areas:
-        if any(t.page == cap.page and _overlaps(area, t.bbox) for t in taken):
+        if any(t.page == cap.page and overlaps(area, t.bbox) for t in taken):
             continue
         read = read_structure(page, within_column(page, area, cap.bbox), cap.text, cap.bbox)
         if read and sum(len(t.rows) for t in read) >= 2:

@@ -1,6 +1,7 @@
 """Ingestion and source-fact extraction outputs."""
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -8,6 +9,14 @@ from pydantic import BaseModel, Field
 from mmeb_assets.schema.common import StageArtifact
 
 BBox = tuple[float, float, float, float]
+# A caption's printed label: 'Table 2:', 'Table 3.4:', 'Exhibit 2a.', 'Table A-2.', 'Table SA3.', 'Exhibit B.4'
+CAPTION_LABEL = re.compile(r"^\s*(?:table|exhibit|figure|fig\.)\s*(?:[A-Z]{1,3}[-.–]?)?\d+(?:[.\-–]\d+)?[a-z]?"
+                           r"\s*[:.|\-–—]?\s*", re.I)
+
+
+def caption_title(caption: str) -> str:
+    """A caption without its label: what the table is about, as a company message would name it."""
+    return CAPTION_LABEL.sub("", caption or "", count=1)
 
 
 class TextBlock(BaseModel):

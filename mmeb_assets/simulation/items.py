@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from mmeb_assets.schema.source import SourceFacts, Table
+from mmeb_assets.schema.source import SourceFacts, Table, caption_title
 from mmeb_assets.simulation.drafts import ItemDraft
 from mmeb_assets.simulation.reviews import REVIEW_BELOW, REVIEW_TABLE, review_rows, review_values
 from mmeb_assets.simulation.statement_items import STATEMENT_TABLE, statement_rows, statement_values
@@ -75,7 +75,7 @@ def short_label(text: str) -> str:
 def dataset_of(table: Table, facts: SourceFacts) -> str:
     """The dataset the caption's first sentence names ('Results on SQuAD'); later sentences explain
     ('we report macro F1 for NER') and name no dataset of the whole table."""
-    caption = re.sub(r"^\s*(?:Table|TABLE)\s*[\w.\-–]*?\d\s*[:.\-–—]?\s*", "", table.caption)  # 'Table 12.'
+    caption = caption_title(table.caption)
     first = re.split(r"(?<=\w\w)\.\s+(?=[A-Z])", caption, maxsplit=1)[0]
     match = re.search(r"\b(?:on|in|for)\s+(?:the\s+)?([A-Z][\w\-.]+(?:\s[A-Z][\w\-.]+)?)", first)
     return match.group(1).rstrip(".") if match else ""

@@ -1,0 +1,67 @@
+"""The lines of a fully ruled table merged band by band: what lies between two rules is one row.
+
+Why: a grid prints a long row label on two lines and centres the row's values between them
+('Chlorine and inorganic compounds' / '10 000  -  -' / '(as HCl)'), and a header cell on two lines
+('to air' over 'kg/year'). Read line by line, the values look like a row of their own and the label's
+second line like a new header. Where the cell walls are drawn, the rules say which lines belong
+together; tables without them (booktabs) keep the line-by-line reading.
+"""
+from __future__ import annotations
+
+from mmeb_assets.ingestion.table_words import Line, Phrase
+
+MIN_VERTICAL_RULES = 3
+MIN_RULED_SHARE = 0.5  # of the gaps between lines, at least this share has a rule in it
+
+
+def _ruled_between(upper: Line, lower: Line, horizontal: list[tuple]) -> bool:
+    top, bottom = (upper.y0 + upper.y1) / 2, (lower.y0 + lower.y1) / 2
+    x0, x1 = min(upper.x0, lower.x0), max(max(p.x1 for p in upper.phrases), max(p.x1 for p in lower.phrases))
+    return any(top < y < bottom and min(hx1, x1) > max(hx0, x0) for hx0, y, hx1 in horizontal)
+
+
+def _merged(band: list[Line]) -> Line:
+    """One line of a band's phrases; phrases standing over each other become one, top to bottom."""
+    columns: list[list[Phrase]] = []
+    for phrase in sorted((p for line in band for p in line.phrases), key=lambda p: p.x0):
+        column = next((c for c in columns if min(max(q.x1 for q in c), phrase.x1) > max(min(q.x0 for q in c), phrase.x0)), None)
+        if column is None:
+            columns.append([phrase])
+        else:
+            column.append(phrase)
+    phrases = []
+    for column in columns:
+        column.sort(key=lambda p: (p.y0, p.x0))
+        phrases.append(Phrase(min(p.x0 for p in column), min(p.y0 for p in column), max(p.x1 for p in column),
+                              max(p.y1 for p in column), " ".join(p.text for p in column),
+                              [w for p in column for w in p.words]))
+    phrases.sort(key=lambda p: p.x0)
+    return Line(min(l.y0 for l in band), max(l.y1 for l in band), phrases)
+
+
+def merge_ruled_bands(lines: list[Line], horizontal: list[tuple], vertical: list[tuple]) -> list[Line]:
+    """`lines` with each ruled band's lines merged into one, when the table is a drawn grid; else as given."""
+    if len(lines) < 3 or len(vertical) < MIN_VERTICAL_RULES:
+        return lines
+    ruled = [_ruled_between(a, b, horizontal) for a, b in zip(lines, lines[1:])]
+    if sum(ruled) < MIN_RULED_SHARE * len(ruled) or all(ruled):
+        return lines
+    bands: list[list[Line]] = [[lines[0]]]
+    for line, rule_above in zip(lines[1:], ruled):
+        if rule_above:
+            bands.append([line])
+        else:
+            bands[-1].append(line)
+    out: list[Line] = []
+    for band in bands:
+        if len(band) > 1 and any(_holds_value(line) for line in band):
+            out.append(_merged(band))
+        else:
+            out.extend(band)
+    return out
+
+
+def _holds_value(line: Line) -> bool:
+    """A band with a value in it is a body row; header bands stay line by line for the header reader
+    (a spanning head over its sub-heads, 'Non-' over 'Forcible', has no rule between them either)."""
+    return any(p.numeric for p in line.phrases[1:])
