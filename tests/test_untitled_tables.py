@@ -97,3 +97,19 @@ def test_european_print_of_numbers_parses(printed, value):
 @pytest.mark.parametrize("printed", ["1 00", "12 3456", "1,2,3", "10 000 0"])
 def test_what_is_no_grouped_or_decimal_number_stays_unparsed(printed):
     assert parse_number(printed) is None
+
+
+def test_a_walled_head_over_right_aligned_values_stays_one_head(tmp_path):
+    """eu-025: 'Very healthy | Quite healthy | Unhealthy' in walled cells over right-aligned counts; the
+    first word of 'Quite healthy' overhangs the column to its left, and the walls keep it whole."""
+    style = TableStyle([("GRID", (0, 0), (-1, -1), 0.6, colors.black), ("SPAN", (1, 0), (3, 0)),
+                        ("ALIGN", (1, 0), (-1, 0), "CENTER"), ("ALIGN", (1, 1), (-1, 1), "CENTER"),
+                        ("ALIGN", (1, 2), (-1, -1), "RIGHT"), ("FONTSIZE", (0, 2), (-1, -1), 9),
+                        ("FONTSIZE", (0, 0), (-1, 1), 10),
+                        ("RIGHTPADDING", (0, 0), (-1, -1), 2)])
+    data = [["Gender", "How healthy do you think you are?", "", ""], ["", "Very healthy", "Quite healthy", "Unhealthy"],
+            ["Male", "36", "7", "16"], ["Female", "33", "4", "32"], ["Other", "12", "9", "25"]]
+    grid = Table(data, colWidths=[72, 70, 70, 70], style=style)
+    document = _ingest(tmp_path, [Paragraph("Students' perception of their health by gender", HEAD), Spacer(1, 6), grid])
+    (table,) = document.tables
+    assert [p[-1] for p in table.column_paths[1:]] == ["Very healthy", "Quite healthy", "Unhealthy"]

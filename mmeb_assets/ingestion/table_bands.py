@@ -1,10 +1,13 @@
-"""The lines of a fully ruled table merged band by band: what lies between two rules is one row.
+"""What a drawn grid's rules say about its lines: what lies between two horizontal rules is one row,
+and what a vertical rule parts is two cells.
 
 Why: a grid prints a long row label on two lines and centres the row's values between them
 ('Chlorine and inorganic compounds' / '10 000  -  -' / '(as HCl)'), and a header cell on two lines
 ('to air' over 'kg/year'). Read line by line, the values look like a row of their own and the label's
-second line like a new header. Where the cell walls are drawn, the rules say which lines belong
-together; tables without them (booktabs) keep the line-by-line reading.
+second line like a new header. And a header row 'Very healthy | Quite healthy | Unhealthy' set with
+narrow gaps reads as 'Very healthy Quite' + 'healthy' unless the cell walls part it. Where the walls
+are drawn, the rules say which words belong together; tables without them (booktabs) keep the
+reading by word gaps.
 """
 from __future__ import annotations
 
@@ -65,3 +68,27 @@ def _holds_value(line: Line) -> bool:
     """A band with a value in it is a body row; header bands stay line by line for the header reader
     (a spanning head over its sub-heads, 'Non-' over 'Forcible', has no rule between them either)."""
     return any(p.numeric for p in line.phrases[1:])
+
+
+def split_at_rules(lines: list[Line], vertical: list[tuple]) -> list[Line]:
+    """Each phrase cut where a vertical rule crossing its line runs between two of its words."""
+    if len(vertical) < MIN_VERTICAL_RULES:
+        return lines
+    out = []
+    for line in lines:
+        mid = (line.y0 + line.y1) / 2
+        walls = sorted(x for y0, x, y1 in vertical if y0 - 1 <= mid <= y1 + 1)
+        out.append(Line(line.y0, line.y1, [piece for p in line.phrases for piece in _cut(p, walls)]) if walls else line)
+    return out
+
+
+def _cut(phrase: Phrase, walls: list[float]) -> list[Phrase]:
+    pieces: list[list[tuple[float, float, str]]] = [[phrase.words[0]]] if phrase.words else []
+    for word in phrase.words[1:]:
+        if any(pieces[-1][-1][1] <= x <= word[0] for x in walls):
+            pieces.append([word])
+        else:
+            pieces[-1].append(word)
+    if len(pieces) < 2:
+        return [phrase]
+    return [Phrase(ws[0][0], phrase.y0, ws[-1][1], phrase.y1, " ".join(w[2] for w in ws), ws) for ws in pieces]

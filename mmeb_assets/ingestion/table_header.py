@@ -102,7 +102,7 @@ def _spans(lines: list[Line], anchors, horizontal, vertical, stub: int = 0) -> l
     grows over the stub."""
     width = anchors[-1][1] - anchors[0][0]
     out = []
-    lines = [_split_leaf(line, anchors) if k == len(lines) - 1 else line for k, line in enumerate(lines)]
+    lines = [_split_leaf(line, anchors, vertical) if k == len(lines) - 1 else line for k, line in enumerate(lines)]
     for k, line in enumerate(lines):
         lower = {j for later in lines[k + 1:] for p in later.phrases for j in range(*_inc(_overlapping(p, anchors)))}
         taken = {j for p in line.phrases for j in range(*_inc(_overlapping(p, anchors)))}
@@ -330,12 +330,13 @@ def _close(upper: Line, lower: Line) -> bool:
     return lower.y0 - upper.y1 < 0.6 * max(upper.height, 1.0)
 
 
-def _split_leaf(line: Line, anchors) -> Line:
+def _split_leaf(line: Line, anchors, vertical=()) -> Line:
     """Leaf headers printed close together read as one phrase ('CLS USR CITE REC'): split a phrase
-    whose words each stand over a different column, in column order."""
+    whose words each stand over a different column, in column order; not one a grid's walls enclose
+    ('Quite healthy' over a right-aligned column: its first word overhangs the column to its left)."""
     phrases: list[Phrase] = []
     for phrase in line.phrases:
-        pieces = _word_pieces(phrase)
+        pieces = _word_pieces(phrase) if not _walled(phrase, anchors, vertical) else [phrase]
         owners = [_owner(p, anchors) for p in pieces]
         for k in range(1, len(pieces)):  # '(%)', '(ms)' belong to the word before them
             if pieces[k].text.startswith(("(", "[")) or pieces[k - 1].text.endswith(("-", "/")):
@@ -353,6 +354,18 @@ def _split_leaf(line: Line, anchors) -> Line:
                 merged.append(piece)
         phrases.extend(merged)
     return Line(line.y0, line.y1, phrases)
+
+
+def _walled(phrase: Phrase, anchors, vertical) -> bool:
+    """The phrase stands in one ruled cell over one column: vertical rules either side of it at its
+    height, none through it, and one column between them."""
+    y = (phrase.y0 + phrase.y1) / 2
+    xs = [v[1] for v in vertical if v[0] - 1 <= y <= v[2] + 1]
+    left = max((x for x in xs if x <= phrase.x0 + 1), default=None)
+    right = min((x for x in xs if x >= phrase.x1 - 1), default=None)
+    if left is None or right is None or any(phrase.x0 + 1 < x < phrase.x1 - 1 for x in xs):
+        return False
+    return sum(left < c < right for c in _centres(anchors)) == 1
 
 
 def _word_pieces(phrase: Phrase) -> list[Phrase]:

@@ -18,7 +18,7 @@ from mmeb_assets.ingestion.table_header import read_header
 from mmeb_assets.ingestion.table_body import MISSING_MARK, body_parts
 from mmeb_assets.ingestion.table_units import (caption_unit, cell_unit, note_unit, path_unit, unit_line,
                                                units_of_columns)
-from mmeb_assets.ingestion.table_bands import merge_ruled_bands
+from mmeb_assets.ingestion.table_bands import merge_ruled_bands, split_at_rules
 from mmeb_assets.ingestion.table_words import (Line, column_anchors, is_value, line_cells, page_lines, ruled_anchors,
                                                rules_near,
                                                value_lines)
@@ -103,7 +103,7 @@ def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_b
     lines = _after_caption([l for l in page_lines(page, area) if not _inside(l, caption_bbox)
                             and not CAPTION_START.match(l.text)], caption_text, caption_bbox)
     horizontal, vertical = rules_near(page, area)
-    lines = merge_ruled_bands(lines, horizontal, vertical)
+    lines = merge_ruled_bands(split_at_rules(lines, vertical), horizontal, vertical)
     unit = caption_unit(caption_text) or _unit_line_beside(page, area, caption_bbox, lines)
     body = _value_rows(lines)
     first = body[0] if body else len(lines)

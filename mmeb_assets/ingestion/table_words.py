@@ -186,7 +186,7 @@ def ruled_anchors(vertical: list[tuple], lines: list[Line], body: list[int]) -> 
     rows = [lines[i] for i in body]
     joined: list[list[float]] = []  # a grid draws its vertical rules cell by cell
     for y0, x, y1 in sorted(vertical, key=lambda v: (round(v[1]), v[0])):
-        if joined and abs(joined[-1][1] - x) < 1 and y0 <= joined[-1][2] + 1.5:
+        if joined and abs(joined[-1][1] - x) < 1 and y0 <= joined[-1][2] + 3.0:  # cells drawn as boxes with a gap
             joined[-1][2] = max(joined[-1][2], y1)
         else:
             joined.append([y0, x, y1])
