@@ -29,6 +29,7 @@ MULTI_NUMBER_PENALTY = 60.0
 MIN_VALUE_LINE_SHARE = 0.25
 LOOSE_AREAS = ("caption-area-words", "structure-words")  # areas cut by captions, not by the table's own edges
 MAX_CAPTION_GAP = 260.0
+RULED_GRIDS = ("camelot-lattice", "pymupdf")  # grids cut along drawn cell walls: their columns can be trusted
 SPREAD_MARK = re.compile(r"[±˙(/]")  # '21.88 ± 0.31', '3.85 (28)', '12 / 44': one value with its spread or total
 
 
@@ -117,7 +118,7 @@ def tables_under_caption(caption: Caption, cand: Candidate, doc: pymupdf.Documen
     read = cand.structure or read_structure(page, area, caption.text, caption.bbox)
     grid_rows = sum(1 for row in cand.grid if sum(parse_number(c) is not None for c in row[1:]) >= 1)
     if cand.grid and (not read or sum(len(t.rows) for t in read) < 0.6 * grid_rows
-                      or _two_values(r for t in read for r in t.rows) > _two_values(cand.grid)):
+                      or cand.extractor in RULED_GRIDS and _two_values(r for t in read for r in t.rows) > _two_values(cand.grid)):
         read = [grid_structure(cand.grid, caption.text)]
     tables = []
     for index, part in enumerate(read):
