@@ -54,3 +54,14 @@ def test_header_words_over_one_column_join_before_the_next_line_wraps_them():
     lines = [_line(0, ("1996", 214, 236), ("change", 276, 307)), _line(10, ("since", 268, 290), ("1980", 293, 315))]
     paths, _rows = read_header(lines, anchors, 1, [], [])
     assert paths[2] == ["change since 1980"]
+
+
+@pytest.mark.parametrize("header, split", [
+    ("to air kg/year", ("to air", "kg/year")), ("Signed TA (EURm)", ("Signed TA", "EURm")),
+    ("Cost (€bn)", ("Cost", "€bn")), ("% Pos", ("Pos", "%")), ("Yield t/ha", ("Yield", "t/ha")),
+    ("Yes/No", ("Yes/No", "")), ("Ratio w/o", ("Ratio w/o", "")), ("Words/sentence", ("Words/sentence", "")),
+])
+def test_units_reports_print_without_brackets(header, split):
+    """European reports: a rate unit after the head ('to air kg/year'), money in millions written short
+    ('EURm', '€bn'), a share sign before a short head ('% Pos'); a slash between words is no unit."""
+    assert split_unit(header) == split

@@ -15,6 +15,8 @@ PERCENT = re.compile(r"^(?:%|percent(?:age)?s?|per ?cent|percentage points?|pp|%
 CURRENCY = re.compile(r"^(?:\$|€|£|usd|eur|gbp|us\$|dollars?|euros?|pounds?|us dollars|ecus?|ffr\.?|dm|[$€£]\s?'?000s?)$",
                       re.I)
 SCALE = re.compile(r"^(?:hundreds?|thousands?|millions?|billions?|trillions?|mn|bn|k|m|'000s?|000s?)$", re.I)
+COMPACT_MONEY = re.compile(r"^(?:usd|eur|gbp|[$€£])\s?(?:m|mn|bn|b|k|millions?|billions?)$", re.I)  # 'EURm', '€bn'
+RATE_TAIL = re.compile(r"\s([A-Za-zµ°]{1,6}/[A-Za-z]{1,6})$")  # 'to air kg/year', 'Yield t/ha'
 COUNT_RATE = re.compile(r"^[A-Za-z]+(?:\s?/\s?|\s+per\s+)(?:s|sec|seconds?|min|minutes?|h|hrs?|hours?|days?)$", re.I)
 TIME_COUNT = re.compile(r"^(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|ms|sec|min|hrs?)$", re.I)
 PINT_CAPITALS = {"GB", "MB", "TB", "KB", "MW", "GW", "TW", "MWh", "GWh", "TWh", "kWh", "Hz", "W", "V", "A"}
@@ -62,6 +64,8 @@ def as_unit(text: str) -> str:
         return ""
     if PERCENT.match(text):
         return "percentage points" if re.search(r"points?$|^pp$", text, re.I) else "%"
+    if COMPACT_MONEY.match(text):
+        return text
     if COUNT_RATE.match(text):  # 'tokens/s', 'queries per second': counted things per unit of time
         return text
     words = re.split(r"\s+", text)
@@ -86,7 +90,7 @@ def split_unit(header: str) -> tuple[str, str]:
     header that is only a unit ('%', 'Percent'); (header, '') otherwise."""
     if PERCENT.match(header.strip()) or header.strip() in {"$", "€", "£"}:
         return "", as_unit(header) or header.strip()
-    if re.match(r"%\s+[a-z]", header.strip()):  # '% growth in retail sales'
+    if re.match(r"%\s+\w", header.strip()):  # '% growth in retail sales', '% Pos'
         return header.strip()[1:].strip(), "%"
     if PERCENT_OF.match(header.strip()):
         return header.strip(), "%"
@@ -101,6 +105,9 @@ def split_unit(header: str) -> tuple[str, str]:
     match = IN_TAIL.search(header)
     if match and (unit := as_unit(match.group(1))):
         return header[:match.start()].strip(), unit  # 'Turnover in FFr. millions'
+    match = RATE_TAIL.search(header.strip())
+    if match and _pint_unit(match.group(1)):
+        return header.strip()[:match.start()].strip(), match.group(1)
     return _money_tail(header.strip())
 
 
