@@ -11,8 +11,11 @@ reading by word gaps.
 """
 from __future__ import annotations
 
+import re
+
 from mmeb_assets.ingestion.table_words import Line, Phrase
 
+HEAD_NUMBER = re.compile(r"^(?:(?:19|20)\d\d\S*|\d)$")  # a year or a column number heads a column; it is no value
 MIN_VERTICAL_RULES = 3
 MIN_RULED_SHARE = 0.5  # of the gaps between lines, at least this share has a rule in it
 
@@ -67,7 +70,7 @@ def merge_ruled_bands(lines: list[Line], horizontal: list[tuple], vertical: list
 def _holds_value(line: Line) -> bool:
     """A band with a value in it is a body row; header bands stay line by line for the header reader
     (a spanning head over its sub-heads, 'Non-' over 'Forcible', has no rule between them either)."""
-    return any(p.numeric for p in line.phrases[1:])
+    return any(p.numeric and not HEAD_NUMBER.match(p.text) for p in line.phrases)
 
 
 def split_at_rules(lines: list[Line], vertical: list[tuple]) -> list[Line]:
