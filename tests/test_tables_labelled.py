@@ -13,9 +13,10 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 LABELS = ROOT / "bench" / "data" / "tables_labelled"
 HELD_OUT = ROOT / "bench" / "data" / "tables_heldout"  # labelled the same way, later tuned on
-HELD_OUT_2 = ROOT / "bench" / "data" / "tables_heldout2"  # labelled the same way, never looked at while tuning
+HELD_OUTS = [ROOT / "bench" / "data" / f"tables_heldout{n}" for n in (2, 3, 4)]  # labelled the same way (READMEs)
 PDF_DIRS = (ROOT.parent / "shared" / "seeds", Path(os.environ.get("MMEB_TABLE_CORPUS") or ROOT.parent / "corpus"))
-FILES = sorted(LABELS.glob("*.yaml")) + sorted(HELD_OUT.glob("*.yaml")) + sorted(HELD_OUT_2.glob("*.yaml"))
+FILES = [*sorted(LABELS.glob("*.yaml")), *sorted(HELD_OUT.glob("*.yaml")),
+         *(path for folder in HELD_OUTS for path in sorted(folder.glob("*.yaml")))]
 
 
 def _load(path: Path) -> dict:

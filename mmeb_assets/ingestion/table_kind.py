@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from mmeb_assets.ingestion.table_body import MISSING_MARK
 from mmeb_assets.ingestion.table_words import is_value
 
 LIST_MARK = re.compile(r"^\s*(?:\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|[•\-–*](?=\s))\s*(?:\S.*)?$")
@@ -70,7 +71,7 @@ def table_kind(rows: list[list[str]], stub: int) -> tuple[str, str]:
     first = [r[0] for r in rows if r and r[0].strip()]
     if first and sum(1 for c in first if LIST_MARK.match(c) or re.fullmatch(r"\d{1,3}", c.strip())) >= 0.6 * len(first):
         return "list", "first column is list numbering"
-    cells = [c for r in rows for c in r[max(stub, 1):] if c.strip()]
+    cells = [c for r in rows for c in r[max(stub, 1):] if c.strip() and not MISSING_MARK.match(c.strip())]  # 'NA', '-': no data
     numeric = sum(1 for c in cells if is_value(c))
     if cells and numeric < 0.2 * len(cells):
         return "list", "term/definition or prose table (few numeric cells)"

@@ -18,7 +18,7 @@ from mmeb_assets.ingestion.table_header import read_header
 from mmeb_assets.ingestion.table_body import MISSING_MARK, body_parts
 from mmeb_assets.ingestion.table_units import (caption_unit, cell_unit, note_unit, path_unit, unit_line,
                                                units_of_columns)
-from mmeb_assets.ingestion.table_bands import merge_ruled_bands, split_at_rules
+from mmeb_assets.ingestion.table_bands import HEAD_NUMBER, merge_ruled_bands, split_at_rules
 from mmeb_assets.ingestion.table_words import (Line, column_anchors, is_value, line_cells, page_lines, ruled_anchors,
                                                rules_near,
                                                value_lines)
@@ -131,7 +131,7 @@ def read_structure(page: pymupdf.Page, area: tuple, caption_text: str, caption_b
         paths, header_rows = read_header(part.header, anchors, stub, horizontal, vertical)
         column_units, table_unit = units_of_columns(paths, caption_text, unit)
         out.append(ReadTable(header_rows, paths, stub, part.rows, part.row_paths, column_units, table_unit,
-                             len(body) / len(lines)))
+                             _filled_share(lines, body, stub)))
     return [t for t in out if t.rows]
 
 
@@ -148,7 +148,7 @@ def _value_rows(lines: list[Line]) -> list[int]:
     body = value_lines(lines)
     while len(body) > 1 and (_years_only(lines[body[0]]) and not all(_years_only(lines[i]) for i in body)
                              or _numbered_heads(lines[body[0]]) or _out_of_line(lines, body)
-                             or _header_words(lines, body)):
+                             or _header_words(lines, body) or _numbers_over_words(lines, body[0])):
         body = body[1:]
     return body
 
@@ -176,6 +176,25 @@ def _out_of_line(lines: list[Line], body: list[int]) -> bool:
     below = [p for i in body[1:] for p in lines[i].phrases[1:] if p.numeric]
     mine = [p for p in lines[body[0]].phrases[1:] if p.numeric]
     return bool(below) and not any(min(p.x1, q.x1) - max(p.x0, q.x0) > -2 for p in mine for q in below)
+
+
+def _filled_share(lines: list[Line], body: list[int], stub: int) -> float:
+    """Of the printed lines, those with values or with only no-data marks where values stand ('NA')."""
+    marked = sum(1 for i, line in enumerate(lines) if i not in body and line.phrases[stub:]
+                 and all(MISSING_MARK.match(p.text) for p in line.phrases[stub:]))
+    return (len(body) + marked) / len(lines)
+
+
+def _numbers_over_words(lines: list[Line], i: int) -> bool:
+    """A header line whose only numbers head columns, each with a word under it in the next line
+    ('1' over 'Grade', '3' over 'Grade'; '2007' over 'Total'): not a row of values."""
+    numbers = [p for p in lines[i].phrases if p.numeric]
+    if i + 1 >= len(lines) or not numbers or not all(HEAD_NUMBER.match(p.text) for p in numbers):
+        return False
+    under = lines[i + 1].phrases
+    if any(p.numeric for p in under):
+        return False
+    return all(any(min(p.x1, q.x1) - max(p.x0, q.x0) > 0 for q in under) for p in numbers)
 
 
 def _unit_line_beside(page: pymupdf.Page, area: tuple, caption_bbox: tuple, lines: list[Line]) -> str:

@@ -1,0 +1,35 @@
+"""Exhibit tables of evaluation reports (ICDAR 2013 us-007): column heads numbered over a word ('1' over
+'Grade') are heads, not a row of values; cells that print 'NA' are gaps, so a sparse grid of effect sizes
+is still a results table."""
+from __future__ import annotations
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import letter
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from mmeb_assets.ingestion.document import ingest_pdf
+
+CAPTION = ParagraphStyle("caption", fontName="Helvetica-Bold", fontSize=10, leading=13)
+ROWS = [("Color Identification", "0.16", "NA", "NA", "NA"), ("Letter Naming", "0.25", "", "NA", "NA"),
+        ("Receptive Vocabulary", "0.09", "", "0.09", ""), ("Spelling", "0.15", "", "", "NA"),
+        ("Basic Reading", "NA", "", "", "NA"), ("Academic Skills", "NA", "NA", "", "NA"),
+        ("Reading", "NA", "NA", "", "0.11"), ("Writing Sample", "NA", "NA", "", "NA")]
+
+
+def test_numbered_heads_and_na_cells(tmp_path):
+    header = ["Measure", "Age 4\n(Head Start\nYear)", "K", "1\nGrade", "3\nGrade"]
+    style = TableStyle([("GRID", (0, 0), (-1, -1), 0.5, colors.black), ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
+                        ("ALIGN", (1, 0), (-1, -1), "CENTER"), ("FONTSIZE", (0, 0), (-1, -1), 9)])
+    table = Table([header, *ROWS], colWidths=[180, 70, 50, 50, 50], style=style)
+    pdf = tmp_path / "exhibit.pdf"
+    SimpleDocTemplate(str(pdf), pagesize=letter).build(
+        [Paragraph("Exhibit 2a. Summary of impacts for 4-year-olds by year", CAPTION), Spacer(1, 6), table])
+    document = ingest_pdf(pdf, tmp_path / "out", "exhibit")
+    (parsed,) = document.tables
+    assert parsed.kind == "results", parsed.kind_reason
+    assert [p[-1] for p in parsed.row_paths] == [r[0] for r in ROWS]  # no header line read as a row
+    leaves = [" ".join(p) for p in parsed.column_paths[1:]]
+    assert leaves == ["Age 4 (Head Start Year)", "K", "1 Grade", "3 Grade"]
+    reading = parsed.rows[[p[-1] for p in parsed.row_paths].index("Reading")]
+    assert reading[1:] == ["NA", "NA", "", "0.11"]
