@@ -33,3 +33,21 @@ def test_numbered_heads_and_na_cells(tmp_path):
     assert leaves == ["Age 4 (Head Start Year)", "K", "1 Grade", "3 Grade"]
     reading = parsed.rows[[p[-1] for p in parsed.row_paths].index("Reading")]
     assert reading[1:] == ["NA", "NA", "", "0.11"]
+
+
+def test_a_first_row_of_gaps_under_a_group_label_stays_in_the_body(tmp_path):
+    """Exhibit 2b of us-007: the group label, then a row that prints only 'NA', then the first value."""
+    header = ["Measure", "Age 3\n(Head Start\nYear)", "K", "1\nGrade", "3\nGrade"]
+    rows = [("Language and Literacy", "", "", "", ""), ("Color Identification", "NA", "NA", "NA", "NA"),
+            *[r for r in ROWS[1:]]]
+    style = TableStyle([("GRID", (0, 0), (-1, -1), 0.5, colors.black), ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
+                        ("ALIGN", (1, 0), (-1, -1), "CENTER"), ("FONTSIZE", (0, 0), (-1, -1), 9),
+                        ("SPAN", (0, 1), (-1, 1))])
+    pdf = tmp_path / "exhibit.pdf"
+    SimpleDocTemplate(str(pdf), pagesize=letter).build(
+        [Paragraph("Exhibit 2b. Summary of impacts for 3-year-olds by year", CAPTION), Spacer(1, 6),
+         Table([header, *rows], colWidths=[180, 70, 50, 50, 50], style=style)])
+    (parsed,) = ingest_pdf(pdf, tmp_path / "out", "exhibit").tables
+    assert [" ".join(p) for p in parsed.column_paths[1:]] == ["Age 3 (Head Start Year)", "K", "1 Grade", "3 Grade"]
+    assert parsed.row_paths[0] == ["Language and Literacy", "Color Identification"]
+    assert [p[-1] for p in parsed.row_paths] == [r[0] for r in rows[1:]]

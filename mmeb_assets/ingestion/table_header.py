@@ -321,9 +321,11 @@ def _column_paths(lines: list[Line], spans_by_line, anchors, stub: int, horizont
 
 def _wrapped(path: list[str], lower: str, sparse_line: bool) -> bool:
     """The lower text carries on the header above rather than naming a level under it: a hyphen
-    break, a lower-case or bracketed continuation, or a line that covers few of the columns."""
+    break, a lower-case or bracketed continuation, a line that covers few of the columns, or the word
+    a lone ordinal heads ('1' over 'Grade')."""
     upper = path[-1] if path else ""
-    return upper.endswith("-") or lower[:1].islower() or lower.startswith("(") or sparse_line
+    return (upper.endswith("-") or lower[:1].islower() or lower.startswith("(") or sparse_line
+            or bool(re.fullmatch(r"\d{1,2}", upper)) and lower[:1].isalpha())
 
 
 def _close(upper: Line, lower: Line) -> bool:

@@ -150,7 +150,15 @@ def _value_rows(lines: list[Line]) -> list[int]:
                              or _numbered_heads(lines[body[0]]) or _out_of_line(lines, body)
                              or _header_words(lines, body) or _numbers_over_words(lines, body[0])):
         body = body[1:]
+    while body and body[0] > 0 and _gap_row(lines[body[0] - 1]):
+        body = [body[0] - 1, *body]  # rows above the first value whose cells print only 'NA', '-'
     return body
+
+
+def _gap_row(line: Line) -> bool:
+    """A labelled row with no data in it: its label, then only no-data marks ('NA', '-')."""
+    return (len(line.phrases) >= 3 and not line.phrases[0].numeric and not MISSING_MARK.match(line.phrases[0].text)
+            and all(MISSING_MARK.match(p.text) for p in line.phrases[1:]))
 
 
 def _words_after_label(line: Line) -> int:
