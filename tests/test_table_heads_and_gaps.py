@@ -51,3 +51,16 @@ def test_a_first_row_of_gaps_under_a_group_label_stays_in_the_body(tmp_path):
     assert [" ".join(p) for p in parsed.column_paths[1:]] == ["Age 3 (Head Start Year)", "K", "1 Grade", "3 Grade"]
     assert parsed.row_paths[0] == ["Language and Literacy", "Color Identification"]
     assert [p[-1] for p in parsed.row_paths] == [r[0] for r in rows[1:]]
+
+
+def test_survey_statements_rated_in_percent_are_results_and_sample_sentences_with_scores_are_not():
+    from mmeb_assets.ingestion.table_kind import table_kind
+
+    survey = [["Gives us a more complete picture of our effectiveness than one system", "69%", "65%"],
+              ["Results in staff confusion about our targets for student achievement", "46%", "37%"],
+              ["Reduces community support for public schools in the district", "23%", "NA"]]
+    samples = [["the food was great and the service was quick", "4.2"],
+               ["terrible place and we are never going back again", "1.1"],
+               ["nice staff and good food overall at this place", "3.9"]]
+    assert table_kind(survey, 1)[0] == "results"
+    assert table_kind(samples, 1)[0] == "example"

@@ -66,6 +66,14 @@ def _notation_rows(labels: list[str]) -> bool:
     return len(labels) >= 2 and tuples >= 0.7 * len(labels)
 
 
+def _statements_rated_in_percent(rows: list[list[str]], stub: int) -> bool:
+    """A survey's table: statements name the rows and every value cell is a share ('69%'), so the
+    sentences are what was asked, not sample outputs."""
+    values = [c.strip() for r in rows for c in r[max(stub, 1):] if c.strip() and not MISSING_MARK.match(c.strip())]
+    labels_only = all(len(c.split()) < LONG_TEXT_WORDS for r in rows for c in r[max(stub, 1):])
+    return bool(values) and labels_only and all(c.endswith("%") and is_value(c) for c in values)
+
+
 def table_kind(rows: list[list[str]], stub: int) -> tuple[str, str]:
     """('results' | 'example' | 'list', why)."""
     first = [r[0] for r in rows if r and r[0].strip()]
@@ -77,7 +85,7 @@ def table_kind(rows: list[list[str]], stub: int) -> tuple[str, str]:
         return "list", "term/definition or prose table (few numeric cells)"
     every = [c for r in rows for c in r if c.strip()]
     long_text = sum(1 for c in every if len(c.split()) >= LONG_TEXT_WORDS)
-    if every and long_text >= 0.25 * len(every):
+    if every and long_text >= 0.25 * len(every) and not _statements_rated_in_percent(rows, stub):
         return "example", "cells are sentences (sample inputs or outputs), not measured values"
     if _values_inside_brackets(rows):
         return "example", "numbers sit inside bracketed text ('<player 1 team 2>'): placeholders of an example"
