@@ -64,3 +64,33 @@ def test_survey_statements_rated_in_percent_are_results_and_sample_sentences_wit
                ["nice staff and good food overall at this place", "3.9"]]
     assert table_kind(survey, 1)[0] == "results"
     assert table_kind(samples, 1)[0] == "example"
+
+
+def test_an_area_cut_at_the_first_value_column_takes_in_the_row_labels():
+    """us-019 Table A-2: the grid found from the numbers starts at the first value column; the labels
+    set left of it on the rows' lines belong to the table, prose above or beside does not widen it."""
+    import pymupdf
+
+    from mmeb_assets.ingestion.page_columns import with_row_labels
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((50, 90), "Table A-2. Mean absolute percentage errors, by lead time", fontsize=9)
+    for k, label in enumerate(["Prekindergarten-12 enrollment", "High school graduates", "Total enrollment"]):
+        y = 120 + 14 * k
+        page.insert_text((50, y), label, fontsize=9)
+        for j, value in enumerate(["0.3", "0.6", "0.8", "1.1"]):
+            page.insert_text((300 + 40 * j, y), value, fontsize=9)
+    area = (296, 108, 470, 152)
+    assert with_row_labels(page, area, (50, 82, 400, 92))[0] < 50
+    bare = doc.new_page()
+    for k in range(3):
+        bare.insert_text((300, 120 + 14 * k), "0.3   0.6   0.8", fontsize=9)
+    assert with_row_labels(bare, area, (50, 82, 400, 92)) == area
+
+
+def test_the_unit_over_numbered_heads_counts_the_heads_not_the_values():
+    from mmeb_assets.ingestion.table_units import path_unit
+
+    assert path_unit(["Lead time (years)", "5"]) == ""
+    assert path_unit(["Accuracy (%)", "dev"]) == "%"

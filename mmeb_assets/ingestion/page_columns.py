@@ -9,6 +9,8 @@ left as it is.
 """
 from __future__ import annotations
 
+import re
+
 import pymupdf
 
 GUTTER_SLACK = 6.0     # points a column's line may run past the page's middle
@@ -52,3 +54,27 @@ def within_column(page: pymupdf.Page, area: tuple, caption_bbox: tuple) -> tuple
     x0, y0, x1, y1 = area
     cut = (max(x0, column[0]), y0, min(x1, column[1]), y1)
     return cut if cut[2] - cut[0] > 20 else area
+
+
+def with_row_labels(page: pymupdf.Page, area: tuple, caption_bbox: tuple) -> tuple:
+    """`area` widened left over the row labels an extractor left out: words set left of it, in the
+    caption's column, on the lines of most of its rows of values (a grid found from the numbers of a
+    table without vertical rules starts at its first value column)."""
+    x0, y0, x1, y1 = area
+    left_bound = (caption_column(page, caption_bbox) or (0.0, page.rect.width))[0]
+    words = page.get_text("words", clip=pymupdf.Rect(left_bound, y0, x1, y1))
+    inside: dict[int, int] = {}
+    for w in words:
+        if w[0] >= x0 and _is_number(w[4]):
+            key = round((w[1] + w[3]) / 4)  # rows of values, 2-point bands
+            inside[key] = inside.get(key, 0) + 1
+    rows = [k for k, n in inside.items() if n >= 2]
+    left = [w for w in words if w[2] <= x0 + 1 and w[0] >= left_bound - 1]
+    labelled = [k for k in rows if any(abs(round((w[1] + w[3]) / 4) - k) <= 1 for w in left)]
+    if not rows or len(labelled) < 0.6 * len(rows):
+        return area
+    return (min(w[0] for w in left) - 2, y0, x1, y1)
+
+
+def _is_number(text: str) -> bool:
+    return bool(re.fullmatch(r"[-−–+]?[$€£]?\d[\d,.]*%?|—|–|-", text.strip()))

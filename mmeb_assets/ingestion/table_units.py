@@ -122,7 +122,11 @@ def _money_tail(header: str) -> tuple[str, str]:
 
 
 def path_unit(path: list[str]) -> str:
-    """A column's unit: the one its lowest header level states, else the nearest level above."""
+    """A column's unit: the one its lowest header level states, else the nearest level above; not
+    the unit of a level over heads that are numbers ('Lead time (years)' over '1', '2', ...: the
+    years count the heads, not the values under them)."""
+    if len(path) > 1 and re.fullmatch(r"\d+(?:\.\d+)?", path[-1].strip()):
+        return split_unit(path[-1])[1]
     return next((u for u in (split_unit(p)[1] for p in reversed(path)) if u), "")
 
 

@@ -16,7 +16,7 @@ from mmeb_assets.ingestion.pdf_text import Caption
 from mmeb_assets.ingestion.table_candidates import Candidate, areas_around, page_candidates
 from mmeb_assets.ingestion.table_grid import grid_structure
 from mmeb_assets.ingestion.table_kind import table_kind
-from mmeb_assets.ingestion.page_columns import caption_column, within_column
+from mmeb_assets.ingestion.page_columns import caption_column, with_row_labels, within_column
 from mmeb_assets.ingestion.table_structure import read_structure, ruled_width, table_area
 from mmeb_assets.ingestion.table_words import line_segments
 from mmeb_assets.schema.source import Table
@@ -114,7 +114,7 @@ def tables_under_caption(caption: Caption, cand: Candidate, doc: pymupdf.Documen
                   default=0.0)
     horizontal, _vertical = line_segments(page, 20, 4, box_edges_horizontal=True, image_rules=True)
     area = within_column(page, table_area(cand.bbox, caption.bbox, ceiling, horizontal), caption.bbox)
-    area = ruled_width(page, area, horizontal)
+    area = ruled_width(page, with_row_labels(page, area, caption.bbox), horizontal)
     read = cand.structure or read_structure(page, area, caption.text, caption.bbox)
     grid_rows = sum(1 for row in cand.grid if sum(parse_number(c) is not None for c in row[1:]) >= 1)
     if cand.grid and (not read or sum(len(t.rows) for t in read) < 0.6 * grid_rows
