@@ -94,3 +94,20 @@ def test_the_unit_over_numbered_heads_counts_the_heads_not_the_values():
 
     assert path_unit(["Lead time (years)", "5"]) == ""
     assert path_unit(["Accuracy (%)", "dev"]) == "%"
+
+
+def test_a_results_table_of_values_with_spreads_gives_facts_and_questions_can_compute_with_them():
+    """Tables of '21.88 ± 0.31' and '0.84 (+3%)' are results: the facts stage asks ingestion's list test
+    (one test, not a copy that took a spread for text), and the QA stage computes with the leading number."""
+    from mmeb_assets.facts.tables import list_table_reason
+    from mmeb_assets.qa.text import is_numeric_cell, parse_number
+    from mmeb_assets.schema.source import Table
+
+    rows = [["base", "21.88 ± 0.31", "0.84 (+3%)"], ["multi", "23.66 ± 0.35", "0.75 (+4%)"],
+            ["human", "NA", "0.83 (-1%)"]]
+    table = Table(id="table_1", number=1, caption="Table 1: BLEU and accuracy", page=1,
+                  header=["Model", "BLEU (%)", "Accuracy"], rows=rows)
+    assert list_table_reason(table) == ""
+    assert all(is_numeric_cell(c) for c in ("21.88 ± 0.31", "0.84 (+3%)", "3.85(28)"))
+    assert not is_numeric_cell("12 (see note)")
+    assert parse_number("0.84 (+3%)") == parse_number("0.84")

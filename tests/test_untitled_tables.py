@@ -113,3 +113,13 @@ def test_a_walled_head_over_right_aligned_values_stays_one_head(tmp_path):
     document = _ingest(tmp_path, [Paragraph("Students' perception of their health by gender", HEAD), Spacer(1, 6), grid])
     (table,) = document.tables
     assert [p[-1] for p in table.column_paths[1:]] == ["Very healthy", "Quite healthy", "Unhealthy"]
+
+
+def test_title_lines_centred_one_over_another_are_one_title(tmp_path):
+    """us-009: 'Universal Society' / 'Sample Indirect Cost Rate Proposal' / 'FYE 12/31/04', centred over
+    the grid, each a block of its own; the running header beside them is not part of the title."""
+    centred = ParagraphStyle("centred", parent=HEAD, alignment=1, fontSize=10, leading=11)
+    story = [Paragraph("Universal Society", centred), Paragraph("Sample Indirect Cost Rate Proposal", centred),
+             Paragraph("FYE 12/31/04", centred), Spacer(1, 6), _grid()]
+    document = _ingest(tmp_path, story)
+    assert [t.caption for t in document.tables] == ["Universal Society Sample Indirect Cost Rate Proposal FYE 12/31/04"]

@@ -12,7 +12,7 @@ from mmeb_assets.facts.caption_names import expanded_head
 from mmeb_assets.facts.prose import Tally
 from mmeb_assets.ingestion.numbers import parse_number
 from mmeb_assets.ingestion.table_words import MAGNITUDES
-from mmeb_assets.ingestion.table_kind import LIST_MARK
+from mmeb_assets.ingestion.table_kind import list_reason
 from mmeb_assets.ingestion.table_structure import cell_paths
 from mmeb_assets.ingestion.table_units import split_unit
 from mmeb_assets.schema.source import Fact, Table, caption_title
@@ -43,14 +43,7 @@ def list_table_reason(table: Table) -> str:
     columns hold (examples, lists), else list numbering or too few numeric cells."""
     if table.kind != "results":
         return table.kind_reason or f"{table.kind} table"
-    first = [r[0] for r in table.rows if r and r[0].strip()]
-    if first and sum(1 for c in first if LIST_MARK.match(c) or re.fullmatch(r"\d{1,3}", c.strip())) >= 0.6 * len(first):
-        return "first column is list numbering"
-    cells = [c for r in table.rows for c in r[1:] if c.strip()]
-    numeric = sum(1 for c in cells if _numeric(c) is not None)
-    if cells and numeric < 0.2 * len(cells):
-        return "term/definition or prose table (few numeric cells)"
-    return ""
+    return list_reason(table.rows, 1)
 
 
 def header_names(table: Table) -> tuple[list[str], int]:

@@ -74,15 +74,24 @@ def _statements_rated_in_percent(rows: list[list[str]], stub: int) -> bool:
     return bool(values) and labels_only and all(c.endswith("%") and is_value(c) for c in values)
 
 
-def table_kind(rows: list[list[str]], stub: int) -> tuple[str, str]:
-    """('results' | 'example' | 'list', why)."""
+def list_reason(rows: list[list[str]], stub: int) -> str:
+    """Why the rows read as a list ('' if they do not): list numbering down the first column, or few
+    values among the filled cells ('NA', '-' mark no data and count for neither)."""
     first = [r[0] for r in rows if r and r[0].strip()]
     if first and sum(1 for c in first if LIST_MARK.match(c) or re.fullmatch(r"\d{1,3}", c.strip())) >= 0.6 * len(first):
-        return "list", "first column is list numbering"
-    cells = [c for r in rows for c in r[max(stub, 1):] if c.strip() and not MISSING_MARK.match(c.strip())]  # 'NA', '-': no data
+        return "first column is list numbering"
+    cells = [c for r in rows for c in r[max(stub, 1):] if c.strip() and not MISSING_MARK.match(c.strip())]
     numeric = sum(1 for c in cells if is_value(c))
     if cells and numeric < 0.2 * len(cells):
-        return "list", "term/definition or prose table (few numeric cells)"
+        return "term/definition or prose table (few numeric cells)"
+    return ""
+
+
+def table_kind(rows: list[list[str]], stub: int) -> tuple[str, str]:
+    """('results' | 'example' | 'list', why)."""
+    if why := list_reason(rows, stub):
+        return "list", why
+    first = [r[0] for r in rows if r and r[0].strip()]
     every = [c for r in rows for c in r if c.strip()]
     long_text = sum(1 for c in every if len(c.split()) >= LONG_TEXT_WORDS)
     if every and long_text >= 0.25 * len(every) and not _statements_rated_in_percent(rows, stub):

@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 MAX_TITLE_GAP = 40.0  # points between the title's last line and the grid's top edge
 MAX_TITLE_CHARS = 160
 MAX_TITLE_LINES = 4
+CENTRED = 12.0  # points between the centres of two title lines set one over the other
 MIN_VALUE_CELLS = 4
 MIN_VALUE_ROWS = 2
 MAX_PARTS = 3
@@ -56,11 +57,15 @@ def title_above(page: pymupdf.Page, bbox: tuple, grids: list[tuple]) -> tuple[st
     if not above:
         return None
     last = max(above, key=lambda l: l[0][3])
-    chosen = [last]  # and the lines over it set close, as one paragraph (a wrapped title, or a lead-in's tail)
-    for line in sorted((l for l in lines if l[2] == last[2] and l[0][3] < last[0][1] + 1), key=lambda l: -l[0][3]):
-        if chosen[0][0][1] - line[0][3] > 0.8 * (line[0][3] - line[0][1]):
-            break
-        chosen.insert(0, line)
+    chosen = [last]  # and the lines over it set close: one paragraph (a wrapped title, or a lead-in's
+    centre = (last[0][0] + last[0][2]) / 2  # tail), or title lines centred one over another
+    for line in sorted((l for l in lines if (l[0][1] + l[0][3]) / 2 < last[0][1]), key=lambda l: -l[0][3]):
+        if chosen[0][0][1] - line[0][3] > 0.8 * (line[0][3] - line[0][1]) or not re.search(r"[A-Za-z]{2}", line[1]):
+            break  # a gap, or a rule typed as a line of underscores
+        if line[2] == last[2] or abs((line[0][0] + line[0][2]) / 2 - centre) < CENTRED:
+            chosen.insert(0, line)
+        elif min(line[0][2], chosen[0][0][2]) > max(line[0][0], chosen[0][0][0]):
+            break  # another block right over the title: the title ends here
     if len(chosen) > MAX_TITLE_LINES:
         return None
     title = squash(" ".join(l[1] for l in chosen))

@@ -49,9 +49,12 @@ def parse_number(value: str | None) -> Decimal | None:
 
 
 def is_numeric_cell(value: str) -> bool:
-    """A cell that is one number with at most a short unit ('81.2', '48 ms', '12%')."""
+    """A cell that is one number with at most a short unit ('81.2', '48 ms', '12%'), and at most its
+    spread or change printed after it ('21.88 ± 0.31', '0.84 (+3%)', '3.85(28)'): the leading number
+    is the value a question computes with."""
     text = str(value).strip()
-    return bool(re.fullmatch(r"[-+−]?\d[\d,]*(?:\.\d+)?\s*(%|[A-Za-z/]{0,6})", text))
+    return bool(re.fullmatch(r"[-+−]?\d[\d,]*(?:\.\d+)?\s*(%|[A-Za-z/]{0,6})"
+                             r"(?:\s*(?:±\s*\d[\d,]*(?:\.\d+)?%?|\(\s*[-+−±]?\d[\d,]*(?:\.\d+)?%?\s*\)))?", text))
 
 
 def decimals(value: str) -> int:
