@@ -95,3 +95,15 @@ def _cut(phrase: Phrase, walls: list[float]) -> list[Phrase]:
     if len(pieces) < 2:
         return [phrase]
     return [Phrase(ws[0][0], phrase.y0, ws[-1][1], phrase.y1, " ".join(w[2] for w in ws), ws) for ws in pieces]
+
+
+def walled_in_one_column(phrase: Phrase, anchors, vertical) -> bool:
+    """The phrase stands in one ruled cell over one column: vertical rules either side of it at its
+    height, none through it, and one column between them."""
+    y = (phrase.y0 + phrase.y1) / 2
+    xs = [v[1] for v in vertical if v[0] - 1 <= y <= v[2] + 1]
+    left = max((x for x in xs if x <= phrase.x0 + 1), default=None)
+    right = min((x for x in xs if x >= phrase.x1 - 1), default=None)
+    if left is None or right is None or any(phrase.x0 + 1 < x < phrase.x1 - 1 for x in xs):
+        return False
+    return sum(left < (a + b) / 2 < right for a, b in anchors) == 1

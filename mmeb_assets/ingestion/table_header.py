@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from mmeb_assets.ingestion.table_bands import walled_in_one_column
 from mmeb_assets.ingestion.table_words import Line, Phrase
 
 Span = tuple[int, int]
@@ -338,7 +339,7 @@ def _split_leaf(line: Line, anchors, vertical=()) -> Line:
     ('Quite healthy' over a right-aligned column: its first word overhangs the column to its left)."""
     phrases: list[Phrase] = []
     for phrase in line.phrases:
-        pieces = _word_pieces(phrase) if not _walled(phrase, anchors, vertical) else [phrase]
+        pieces = _word_pieces(phrase) if not walled_in_one_column(phrase, anchors, vertical) else [phrase]
         owners = [_owner(p, anchors) for p in pieces]
         for k in range(1, len(pieces)):  # '(%)', '(ms)' belong to the word before them
             if pieces[k].text.startswith(("(", "[")) or pieces[k - 1].text.endswith(("-", "/")):
@@ -356,18 +357,6 @@ def _split_leaf(line: Line, anchors, vertical=()) -> Line:
                 merged.append(piece)
         phrases.extend(merged)
     return Line(line.y0, line.y1, phrases)
-
-
-def _walled(phrase: Phrase, anchors, vertical) -> bool:
-    """The phrase stands in one ruled cell over one column: vertical rules either side of it at its
-    height, none through it, and one column between them."""
-    y = (phrase.y0 + phrase.y1) / 2
-    xs = [v[1] for v in vertical if v[0] - 1 <= y <= v[2] + 1]
-    left = max((x for x in xs if x <= phrase.x0 + 1), default=None)
-    right = min((x for x in xs if x >= phrase.x1 - 1), default=None)
-    if left is None or right is None or any(phrase.x0 + 1 < x < phrase.x1 - 1 for x in xs):
-        return False
-    return sum(left < c < right for c in _centres(anchors)) == 1
 
 
 def _word_pieces(phrase: Phrase) -> list[Phrase]:
