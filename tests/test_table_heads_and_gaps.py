@@ -111,3 +111,16 @@ def test_a_results_table_of_values_with_spreads_gives_facts_and_questions_can_co
     assert all(is_numeric_cell(c) for c in ("21.88 ± 0.31", "0.84 (+3%)", "3.85(28)"))
     assert not is_numeric_cell("12 (see note)")
     assert parse_number("0.84 (+3%)") == parse_number("0.84")
+
+
+def test_a_measure_in_brackets_has_no_brackets_of_its_own():
+    """eu-025: 'Frequency' (the title's quantity) over 'How often ...' / 'Rarely/Never' read as
+    'Frequency (How often ... (Rarely/Never))'; its siblings read 'Frequency (How often ..., About every month)'."""
+    from mmeb_assets.facts.tables import measure_name
+    from mmeb_assets.schema.source import Table
+
+    table = Table(id="table_p2_2", caption="Frequency of psychosomatic symptoms", page=2,
+                  header=["Symptoms", "Rarely/Never"], rows=[["Headache", "128"], ["Back-ache", "219"]],
+                  column_paths=[[], ["How often do you have these symptoms", "Rarely/Never"]])
+    name = measure_name(table, ["How often do you have these symptoms", "Rarely/Never"], "")
+    assert name == "Frequency (How often do you have these symptoms, Rarely/Never)"

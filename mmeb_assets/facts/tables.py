@@ -154,17 +154,23 @@ def measure_name(table: Table, column_path: list[str] | tuple[str, ...], unit: s
     if expanded:  # 'No.' under 'White', the caption counting deaths: 'number of deaths (White)'
         name = f"{expanded} ({', '.join(words[:-1])})" if len(words) > 1 else expanded
     elif quantity and quantity.lower() not in name.lower():
-        name = f"{quantity} ({name})" if name else quantity
+        name = f"{quantity} ({_flat(name, words)})" if name else quantity
     elif not re.search(r"[A-Za-z]{3,}", name) or all(YEAR.match(w) or re.fullmatch(r"[\d\s\-–/.]+", w) for w in words):
         lead = caption_measure(table)
         name = f"{lead} {name}".strip() if lead and len(lead.split()) <= 8 else name
     elif not names_a_measure(name + " " + unit) and (head := caption_head(table)):
-        name = f"{head} ({name})"  # 'phil' under 'Accuracy of five classifiers ...': accuracy on phil
+        name = f"{head} ({_flat(name, words)})"  # 'phil' under 'Accuracy of five classifiers ...': accuracy on phil
     if table.topic and table.topic.lower() not in name.lower():
         name = f"{name} for {table.topic}"  # twin tables: 'death rate (White) for stroke'
     if unit and unit.lower() not in name.lower() and not (unit == "%" and re.match(r"percent", name, re.I)):
         name = f"{name} ({unit})" if name else unit
     return re.sub(r"\s+", " ", name).strip()
+
+
+def _flat(name: str, words: list[str]) -> str:
+    """A name set inside brackets has none of its own: 'Frequency (How often ..., Rarely/Never)', not
+    'Frequency (How often ... (Rarely/Never))'."""
+    return ", ".join(words) if "(" in name and words and not any("(" in w for w in words) else name
 
 
 PERIOD = re.compile(r"^(?:19|20)\d\d(?:\s?[-–/]\s?(?:19|20)?\d\d)?$")
