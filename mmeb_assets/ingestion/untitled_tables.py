@@ -47,12 +47,14 @@ def _text_lines(page: pymupdf.Page) -> list[tuple[tuple, str, int]]:
     return out
 
 
-def title_above(page: pymupdf.Page, bbox: tuple, grids: list[tuple]) -> tuple[str, tuple] | None:
+def title_above(page: pymupdf.Page, bbox: tuple, grids: list[tuple],
+                text_lines: list[tuple[tuple, str, int]] | None = None) -> tuple[str, tuple] | None:
     """The text block just above the grid when it reads as the grid's title: a few short lines of
     their own (the tail of a paragraph that leads into the table is no title), not a figure's or
     table's caption, not running text, inside no other grid."""
     x0, y0, x1, _y1 = bbox
-    lines = [l for l in _text_lines(page) if not any(overlaps(l[0], g) for g in [bbox, *grids])]
+    lines = [l for l in (text_lines if text_lines is not None else _text_lines(page))
+             if not any(overlaps(l[0], g) for g in [bbox, *grids])]
     above = [l for l in lines if y0 - MAX_TITLE_GAP <= l[0][3] <= y0 + 2 and min(l[0][2], x1) > max(l[0][0], x0)]
     if not above:
         return None
@@ -98,11 +100,12 @@ def untitled_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
             log.warning("%s: untitled tables: page %d: %s", path, page_no, exc)
             continue
         boxes = [g.bbox for g in grids]
+        text_lines = _text_lines(page)  # once per page, not once per grid
         for cand in grids:
             cand.grid = clean_grid(cand.grid)
             if not cand.grid or any(overlaps(cand.bbox, r) for r in regions.get(page_no, [])) or not holds_values(cand.grid):
                 continue
-            titled = title_above(page, cand.bbox, [b for b in boxes if b != cand.bbox])
+            titled = title_above(page, cand.bbox, [b for b in boxes if b != cand.bbox], text_lines)
             if titled is None:
                 continue
             label = f"p{page_no}_{sum(t.page == page_no for t in found) + 1}"
