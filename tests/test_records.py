@@ -324,3 +324,19 @@ def test_a_value_is_found_only_as_a_whole_number(text, value, found):
 
     assert contains_value(text, value) is found
     assert (scrub_value(text, value, "X") != text) is found
+
+
+def test_a_pending_value_inside_a_quoted_seed_caption_is_no_leak(monkeypatch):
+    """futoma2017 (scipdf_parser's example paper): the report reprints the seed's Figure 3 caption, 'For a
+    fixed sensitivity of 80%, ...'; the pending result's '80%' there is the seed's sentence. The same value
+    anywhere else in the report is still a leak."""
+    from mmeb_assets.records import checks_files
+
+    monkeypatch.setattr(checks_files, "expected_doc_values", lambda plan, doc: [])
+    monkeypatch.setattr(checks_files, "pending_only_values", lambda plan, doc: ["80%"])
+    caption = "Figure 3: Right: For a fixed sensitivity of 80%, the number of false alarms per true alarm."
+    quoted_only = f"Analysis: results {caption} Operations and decisions"
+    assert checks_files._value_findings(quoted_only, None, None, "r.pdf", [caption]) == []
+    leaked = f"{quoted_only} Run R3 reached 80% recall"
+    assert checks_files._value_findings(leaked, None, None, "r.pdf", [caption]) == [
+        "r.pdf: value '80%' of a pending result is printed"]

@@ -138,11 +138,12 @@ def records_values(records, source_facts, event_plan) -> dg.AssetCheckResult:
                     for f in C.check_event_values(rs, plan) + C.check_pixel_only(rs, facts, plan)])
 
 
-@dg.asset_check(asset=records, blocking=True, additional_ins={"event_plan": dg.AssetIn("event_plan")},
+@dg.asset_check(asset=records, blocking=True, additional_ins={"source_facts": dg.AssetIn("source_facts"),
+                                                              "event_plan": dg.AssetIn("event_plan")},
                 description="every PDF, PPTX and PNG opens back; PDF text holds the report's values")
-def records_files(storage: StorageResource, records, event_plan) -> dg.AssetCheckResult:
-    return _result([f for rs, plan in partition_groups(records, event_plan)
-                    for f in C.check_files(rs, plan, storage.project_dir(rs.seed_id))])
+def records_files(storage: StorageResource, records, source_facts, event_plan) -> dg.AssetCheckResult:
+    return _result([f for rs, facts, plan in partition_groups(records, source_facts, event_plan)
+                    for f in C.check_files(rs, plan, storage.project_dir(rs.seed_id), facts)])
 
 
 @dg.asset_check(asset=records, blocking=False, description="200-275 records per project, as in the paper")

@@ -171,5 +171,5 @@ def all_findings(rs: RecordSet, facts: SourceFacts, org: Organization, plan: Eve
         "ids": check_ids(rs), "event_messages": check_event_messages(rs, org, plan),
         "speakers": check_speakers(rs, org), "access": check_access(rs, org),
         "event_values": check_event_values(rs, plan), "pixel_only": check_pixel_only(rs, facts, plan),
-        "versions": check_versions(rs), "files": check_files(rs, plan, project_dir), "scale": check_scale(rs),
+        "versions": check_versions(rs), "files": check_files(rs, plan, project_dir, facts), "scale": check_scale(rs),
     }
