@@ -166,3 +166,13 @@ def test_a_term_the_document_defined_under_a_joined_name_is_defined_once():
                               numeric_claims=[])
     found = [(s.subject, s.stated[:30]) for s in statements(document)]
     assert found == [("Robustness or generalizability", "the “ability of a system to ma")]
+
+
+def test_an_acronym_introduced_in_the_plural_expands_to_a_singular_word():
+    """futoma2017: 'Gaussian processes (GPs)' read as 'Gaussian processe'; 'providers (ISPs)' stays 'provider'."""
+    from mmeb_assets.facts.acronyms import _singular
+
+    assert _singular("Gaussian processes") == "Gaussian process"
+    assert _singular("internet service providers") == "internet service provider"
+    assert _singular("security policies") == "security policy"
+    assert _singular("recurrent neural networks") == "recurrent neural network"

@@ -40,7 +40,7 @@ def acronym_statements(document: SourceDocument, first_number: int = 1) -> list[
                     expansion = expansion_of(sentence[:match.start()], acronym)
                     expansion = re.sub(r"[’']s$", "", expansion)  # 'Department for ... Technology’s (DSIT)'
                     if match.group(2) and expansion.endswith("s"):
-                        expansion = expansion[:-1]  # 'Internet service providers (ISPs)': an ISP is one provider
+                        expansion = _singular(expansion)  # 'Internet service providers (ISPs)': an ISP is one provider
                     if not expansion:
                         last = re.findall(r"[A-Za-z][\w’'\-]*", sentence[:match.start()])[-1:]
                         if last and last[0][:1].isupper():  # 'System and Communications Protection (SC)'
@@ -77,3 +77,13 @@ def expansion_of(before: str, acronym: str) -> str:
         if len(initials) > len(letters):
             break
     return ""
+
+
+def _singular(phrase: str) -> str:
+    """The phrase's last word in the singular: 'providers' -> 'provider', 'processes' -> 'process',
+    'policies' -> 'policy'."""
+    if re.search(r"(?:ss|x|z|ch|sh)es$", phrase):
+        return phrase[:-2]
+    if re.search(r"[^aeiou]ies$", phrase):
+        return phrase[:-3] + "y"
+    return phrase[:-1]
