@@ -4,6 +4,7 @@ the document's numbered section titles."""
 from __future__ import annotations
 
 from mmeb_assets.facts.acronyms import acronym_statements
+from mmeb_assets.facts.glossary import document_glossary, document_words, with_glossary
 from mmeb_assets.facts.extract import extract_facts
 from mmeb_assets.facts.orientation import oriented
 from mmeb_assets.facts.row_groups import measure_groups
@@ -62,7 +63,7 @@ def attach_facts(source_facts: SourceFacts, document: SourceDocument) -> SourceF
     else:
         claims, repairs = _fact_claims(source_facts.textual.claims, facts)
     tables = []
-    for table in with_topics(source_facts.tables):
+    for table in with_glossary(with_topics(source_facts.tables), document_glossary(document), document_words(document)):
         reason = list_table_reason(table)
         if reason:
             repairs.append(f"left {table.id} (page {table.page}) out of the facts: {reason}")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from mmeb_assets.facts.caption_names import with_topics
+from mmeb_assets.facts.glossary import document_glossary, document_words, with_glossary
 from mmeb_assets.facts.orientation import oriented
 from mmeb_assets.facts.row_groups import measure_groups
 from mmeb_assets.facts.prose import Tally, prose_facts
@@ -24,7 +25,7 @@ def extract_facts(document: SourceDocument) -> tuple[list[Fact], list[NonFactCla
     a value printed twice with the same measure on one page is one fact."""
     tally = Tally()
     facts: list[Fact] = []
-    for table in with_topics(document.tables):
+    for table in with_glossary(with_topics(document.tables), document_glossary(document), document_words(document)):
         for part in measure_groups(oriented(table)):
             facts.extend(table_facts(part, tally))
     facts.extend(prose_facts(document, tally, _areas(document)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from mmeb_assets.facts.measure_rows import rows_are_measures, with_unit_column
 from mmeb_assets.ingestion.numbers import parse_number
 from mmeb_assets.ingestion.table_units import path_unit
 from mmeb_assets.schema.source import Table
@@ -59,4 +60,7 @@ def transposed(table: Table) -> Table:
 
 
 def oriented(table: Table) -> Table:
-    return transposed(table) if rows_name_measures(table) else table
+    """The table as its facts read: a unit stub column kept apart (`measure_rows`), a table whose
+    row labels name measures over system columns transposed."""
+    table = with_unit_column(table)
+    return transposed(table) if not rows_are_measures(table) and rows_name_measures(table) else table

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 
 from mmeb_assets.facts.caption_names import expanded_head
+from mmeb_assets.facts.glossary import expanded as with_expansion
+from mmeb_assets.facts.measure_rows import UNIT_COLUMN, row_unit, rows_are_measures, unit_column
 from mmeb_assets.facts.prose import Tally
 from mmeb_assets.ingestion.numbers import parse_number
 from mmeb_assets.ingestion.table_words import MAGNITUDES
@@ -92,6 +94,8 @@ METRIC_WORDS = {
     "rating", "ratings", "expenditure", "expenditures", "income", "wealth", "savings", "price", "prices", "%",
     "responses", "votes", "judgments", "judgements", "preferences", "counts",
 }
+NAMED_METRIC = re.compile(r"\b(?:BLEU|ROUGE|METEOR|CIDEr|chrF|SPICE|BERTScore|F1|F-?score|nDCG|MAP|MRR|AUC|WER|"
+                          r"CER|PPL|Pyramid|Acc\.?)(?:-?\d+|@\d+|-[A-Z\d]+)?(?![\w-])")
 CAPTION_HEAD = re.compile(r"^((?:[\w\-]+\s){0,4}?[\w\-]+?)(?=\s+(?:of|on|for|by|across|per|in|over|from|with|between)\b|\s*[,.:;(]|$)",
                           re.I)
 
@@ -100,7 +104,7 @@ def names_a_measure(words: str) -> bool:
     """Does a header say what its values measure ('MAG F1', 'Avg. score'), not only which split,
     corpus or condition they are for ('phil', 'dev', 'NOGA')?"""
     tokens = {t.lower().rstrip(".") for t in re.findall(r"[%\w\-]+", words)}
-    return bool(tokens & METRIC_WORDS) or bool(re.search(r"@\d|\(%\)|%", words))
+    return bool(tokens & METRIC_WORDS) or bool(re.search(r"@\d|\(%\)|%", words)) or bool(NAMED_METRIC.search(words))
 
 
 def caption_head(table: Table) -> str:
@@ -144,7 +148,8 @@ def measure_name(table: Table, column_path: list[str] | tuple[str, ...], unit: s
     words and put once at the end ('Classification MAG F1', 'Retrieval Templates (unfilled)',
     'Accuracy, dev split, 5-shot (%)'); where the path names only years, periods or conditions,
     the caption's measure leads ('Emissions by sector (kt CO2e) 2024')."""
-    words = _path_words(column_path)
+    raw = _path_words(column_path)
+    words = [with_expansion(w, table.glossary) for w in raw]
     joiner = " " if all(len(w.split()) <= 3 for w in words) else ", "
     name = joiner.join(words)
     if joiner == ", " and len(words) >= 2 and all(len(w.split()) <= 2 for w in words[1:]):
@@ -155,9 +160,9 @@ def measure_name(table: Table, column_path: list[str] | tuple[str, ...], unit: s
         name = f"{expanded} ({', '.join(words[:-1])})" if len(words) > 1 else expanded
     elif quantity and quantity.lower() not in name.lower():
         name = f"{quantity} ({_flat(name, words)})" if name else quantity
-    elif not re.search(r"[A-Za-z]{3,}", name) or all(YEAR.match(w) or re.fullmatch(r"[\d\s\-–/.]+", w) for w in words):
-        lead = caption_measure(table)
-        name = f"{lead} {name}".strip() if lead and len(lead.split()) <= 8 else name
+    elif _is_code(raw) and not names_a_measure(" ".join(words)) or \
+            all(YEAR.match(w) or re.fullmatch(r"[\d\s\-–/.]+", w) for w in words):
+        name = _led_by_caption(table, " ".join(raw), words)
     elif not names_a_measure(name + " " + unit) and (head := caption_head(table)):
         name = f"{head} ({_flat(name, words)})"  # 'phil' under 'Accuracy of five classifiers ...': accuracy on phil
     if table.topic and table.topic.lower() not in name.lower():
@@ -165,6 +170,37 @@ def measure_name(table: Table, column_path: list[str] | tuple[str, ...], unit: s
     if unit and unit.lower() not in name.lower() and not (unit == "%" and re.match(r"percent", name, re.I)):
         name = f"{name} ({unit})" if name else unit
     return re.sub(r"\s+", " ", name).strip()
+
+
+def _led_by_caption(table: Table, name: str, words: list[str]) -> str:
+    """A head of periods or short codes named with the caption's measure: periods read after it
+    ('Emissions in 2024'); a code the document never explains is quoted as its table's column
+    ("'S1 F' column of ANOVA results"), never glued to the caption as if one name."""
+    lead = _caption_lead(table)
+    if not lead or len(lead.split()) > 8:
+        return name
+    if all(PERIOD.match(w) for w in words):
+        return f"{lead} in {name}".strip()
+    meaning = " ".join(words) if " ".join(words) != name else ""
+    meaning = meaning[len(name):].strip() if meaning.startswith(name) else meaning
+    return f"'{name}' {meaning + ' ' if meaning else ''}column of {lead}" if name.strip() else lead
+
+
+def _is_code(words: list[str]) -> bool:
+    """A head printed as a code ('S1 F', 'H&S', 'M&T'): no word of three letters or more in lower
+    case, so no reader knows what it measures without the table."""
+    text = " ".join(words)
+    return bool(text.strip()) and not re.search(r"[A-Za-z][a-z]{2,}", text)
+
+
+def _caption_lead(table: Table) -> str:
+    """What a caption says the values of its period columns are, as a phrase a period can follow:
+    'Emissions by sector, kt CO2e' -> 'Emissions' (the rows are the sectors, the unit is said once
+    at the name's end, so 'Emissions in 2024 (kt CO2e)')."""
+    bare = split_unit(caption_measure(table))[0]
+    if re.search(r"[A-Za-z]{3,}", re.sub(r"\s+by\s+.*$", "", bare)):
+        bare = re.sub(r"\s+by\s+.*$", "", bare)
+    return bare.strip(" ,;:")
 
 
 def _flat(name: str, words: list[str]) -> str:
@@ -190,10 +226,11 @@ def _path_words(column_path) -> list[str]:
     return words
 
 
-def row_subject(row_path: list[str] | tuple[str, ...]) -> str:
+def row_subject(row_path: list[str] | tuple[str, ...], glossary: dict[str, str] | None = None) -> str:
     """Whom a row's values belong to: its own label, its groups after it in brackets
-    ('LSTM (Neural models)'), so two rows of one name in two groups stay apart."""
-    parts = [p.strip() for p in row_path if p.strip()]
+    ('LSTM (Neural models)'), so two rows of one name in two groups stay apart; an abbreviated
+    label with the document's expansion ('H&S (Heilman and Smith)')."""
+    parts = [with_expansion(p.strip(), glossary or {}) for p in row_path if p.strip()]
     if not parts:
         return ""
     return parts[-1] if len(parts) == 1 else f"{parts[-1]} ({', '.join(parts[:-1])})"
@@ -220,6 +257,18 @@ def shared_name_rows(table: Table) -> set[int]:
     return {r for r, p in enumerate(paths) if p and paths.count(p) > 1}
 
 
+def _cell_names(table: Table, cell) -> tuple[str, str, str]:
+    """(measure, subject, unit) of a value cell. In a table whose rows are measures (a 'Unit' stub:
+    `measure_rows`) the row names the measure with its own unit, and the column says when or which
+    ('NOx (t)' of '2024'); elsewhere the column path names the measure and the row the subject."""
+    if rows_are_measures(table):
+        unit = row_unit(table, cell.row) or (cell.unit if table.rows[cell.row][unit_column(table)].strip() else "")
+        label = row_subject(cell.row_path, table.glossary)
+        measure = f"{label} ({unit})" if unit and unit.lower() not in label.lower() else label
+        return measure, " ".join(p for p in cell.column_path if p.strip()), unit
+    return measure_name(table, cell.column_path, cell.unit), row_subject(cell.row_path, table.glossary), cell.unit
+
+
 def _structured_facts(table: Table, tally: Tally) -> list[Fact]:
     facts = []
     ambiguous, repeated = shared_name_columns(table), shared_name_rows(table)
@@ -231,8 +280,7 @@ def _structured_facts(table: Table, tally: Tally) -> list[Fact]:
         if not any(part.strip() for part in cell.column_path):
             tally.add("no_measure", f"{table.id} p{table.page}: {cell.value!r} in a column without a header")
             continue
-        name = measure_name(table, cell.column_path, cell.unit)
-        subject = row_subject(cell.row_path)
+        name, subject, unit = _cell_names(table, cell)
         where = f"{table.id} p{table.page}: {cell.value!r}"
         identifier = bool(cell.column_path) and ID_HEADER.match(" ".join(cell.column_path))
         if identifier or not re.search(r"[A-Za-z]{2,}", name):
@@ -244,7 +292,7 @@ def _structured_facts(table: Table, tally: Tally) -> list[Fact]:
         if YEAR.match(cell.value.strip()) and not cell.unit:
             tally.add("date", where)
             continue
-        facts.append(Fact(measure=name, value=cell.value.strip(), unit=cell.unit, subject=subject, page=table.page,
+        facts.append(Fact(measure=name, value=cell.value.strip(), unit=unit, subject=subject, page=table.page,
                           table_id=table.id, source=f"{table.id} row {cell.row + 1} column {cell.col + 1}",
                           row_path=list(cell.row_path), column_path=list(cell.column_path)))
     return facts
@@ -261,23 +309,32 @@ def named_table(table: Table) -> Table:
               if table.header_rows else ""]
     units = table.column_units or [""] * len(table.column_paths)
     ambiguous = shared_name_columns(table)
-    names = {c: measure_name(table, table.column_paths[c], (units[c] if c < len(units) else "") or table.unit)
+    names = {c: _column_title(table, c, (units[c] if c < len(units) else "") or table.unit)
              for c in range(stub, len(table.column_paths)) if c not in ambiguous}
     kept = [c for c, name in names.items()  # a column without a header of its own gives no facts: not shown
-            if any(part.strip() for part in table.column_paths[c]) and re.search(r"[A-Za-z]{2,}", name)]
+            if any(part.strip() for part in table.column_paths[c])
+            and (re.search(r"[A-Za-z]{2,}", name) or rows_are_measures(table) and PERIOD.match(name))]
     header += [names[c] for c in kept]
     rows = []
     repeated = shared_name_rows(table)
     for r, row in enumerate(table.rows):
         path = table.row_paths[r] if r < len(table.row_paths) else row[:1]
-        if r in repeated or _values_in_label(row_subject(path) or row[0]):
+        if r in repeated or _values_in_label(row_subject(path, table.glossary) or row[0]):
             continue  # as its facts: no row a reader cannot name
-        rows.append([row_subject(path) or row[0], *[row[c] if c < len(row) else "" for c in kept]])
+        rows.append([row_subject(path, table.glossary) or row[0], *[row[c] if c < len(row) else "" for c in kept]])
     numbers = [[parse_number(c) for c in row] for row in rows]
     return table.model_copy(update={"header": header, "rows": rows, "numbers": numbers,
                                     "row_paths": [[row[0]] for row in rows], "stub_columns": 1,
                                     "column_paths": [[], *[[h] for h in header[1:]]],
                                     "column_units": [""] * len(header)})
+
+
+def _column_title(table: Table, c: int, unit: str) -> str:
+    """A value column's name as later stages show it; in a table whose rows are measures the column
+    is only when or which ('2024') and the 'Unit' column stays 'Unit'."""
+    if rows_are_measures(table):
+        return UNIT_COLUMN if c == unit_column(table) else " ".join(p for p in table.column_paths[c] if p.strip())
+    return measure_name(table, table.column_paths[c], unit)
 
 
 def table_facts(table: Table, tally: Tally) -> list[Fact]:

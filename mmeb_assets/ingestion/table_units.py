@@ -23,6 +23,7 @@ PINT_CAPITALS = {"GB", "MB", "TB", "KB", "MW", "GW", "TW", "MWh", "GWh", "TWh", 
 PAREN_TAIL = re.compile(r"\s*[(\[]([^()\[\]]{1,40})[)\]]\s*$")
 IN_TAIL = re.compile(r"\s+in\s+([^,;()]{1,30})$")
 COMMA_TAIL = re.compile(r"(?<!\d),\s*((?:in\s+)?[^,]{1,30})$")  # not the ',000' of '$10,000'
+GREENHOUSE = re.compile(r"^(?:[kMG]?t|tonnes?|(?:kilo|mega|giga)tonnes?)\s*(?:of\s+)?CO2(?:e|-?eq\.?|\s+equivalents?)?$", re.I)
 PERCENT_OF = re.compile(r"^percent(?:age)?\s+(?:who|of|with|that|in|by|from)\b", re.I)  # 'Percent who borrowed'
 MONEY_OF_YEAR = re.compile(r"^(?:current|constant|nominal|real)\b.{0,20}\b(dollars|euros|pounds)$", re.I)
 UNIT_LINE_LEAD = re.compile(r"^(?:\(?\s*)(?:unit(?:s)?\s*:\s*|(?:all\s+)?(?:values|figures|amounts|data|numbers)\s+(?:are\s+)?in\s+|(?:measured|expressed|shown|given)\s+in\s+"
@@ -64,7 +65,7 @@ def as_unit(text: str) -> str:
         return ""
     if PERCENT.match(text):
         return "percentage points" if re.search(r"points?$|^pp$", text, re.I) else "%"
-    if COMPACT_MONEY.match(text):
+    if COMPACT_MONEY.match(text) or GREENHOUSE.match(text):
         return text
     if COUNT_RATE.match(text):  # 'tokens/s', 'queries per second': counted things per unit of time
         return text
@@ -144,7 +145,10 @@ def caption_unit(caption: str) -> str:
         return "%"  # 'Actual and projected percentage changes in graduates, by state'
     match = re.search(r"(?:,|\bin)\s+((?:thousands|millions|billions|percent|percentages?|dollars|\$|euros)\b[^,;]*)$",
                       first, re.I)
-    return as_unit(match.group(1)) if match else ""
+    if match:
+        return as_unit(match.group(1))
+    tail = COMMA_TAIL.search(first)  # 'Emissions by sector, kt CO2e'
+    return as_unit(tail.group(1)) if tail and GREENHOUSE.match(tail.group(1).strip()) else ""
 
 
 def unit_line(text: str) -> str:

@@ -64,6 +64,8 @@ class Table(BaseModel):
     part: str = Field(default="", description="'a', 'b', ... for stacked sub-tables of one printed table")
     topic: str = Field(default="", description="what sets the table apart from a twin table with the same "
                                                "columns: the words its caption has that the twin's lacks ('stroke')")
+    glossary: dict[str, str] = Field(default={}, description="the document's expansions of abbreviations its "
+                                                             "heads and rows print ('H&S': 'Heilman and Smith')")
 
 
 class Figure(BaseModel):

@@ -1,0 +1,111 @@
+"""Names from the document's own words: abbreviated heads expanded where the document explains them,
+clipped heads read as the document's word, rows that are measures named with their own unit, and
+codes the document never explains quoted with their table instead of glued to its caption."""
+from __future__ import annotations
+
+from collections import Counter
+
+from mmeb_assets.facts.glossary import clipped_word, expanded, with_glossary, _definitions, _introductions
+from mmeb_assets.facts.measure_rows import rows_are_measures, unit_stub, with_unit_column
+from mmeb_assets.facts.orientation import oriented
+from mmeb_assets.facts.prose import Tally
+from mmeb_assets.facts.tables import measure_name, named_table, table_facts
+from mmeb_assets.schema.source import Table
+
+
+def _table(**kw) -> Table:
+    base = dict(id="table_1", number=1, caption="Table 1: Results.", page=1, header=[], rows=[])
+    base.update(kw)
+    return Table(**base)
+
+
+def test_an_introduced_abbreviation_is_expanded_even_with_an_ampersand():
+    pairs = _introductions("We compare with the system of Heilman and Smith (H&S) and with ours.")
+    assert ("H&S", "Heilman and Smith") in pairs
+
+
+def test_a_note_defines_abbreviations_one_by_one():
+    text = ("Table 2: Ablations: numbers are averages for each task: CLS: classification, USR: user activity, "
+            "REC: Recom- mendation, Avg. average over all tasks.")
+    found = dict(_definitions(text.replace("Recom- mendation", "Recommendation")))
+    assert found["CLS"] == "classification" and found["USR"] == "user activity"
+    assert found["REC"] == "Recommendation"
+
+
+def test_a_count_is_no_definition():
+    assert _definitions("Note: N = 120 participants; M = 4.5") == []
+
+
+def test_clipped_heads_take_the_documents_word():
+    words = Counter({"recommendation": 12, "recommend": 2, "average": 5, "ROUGE-1": 4, "precision": 3})
+    assert clipped_word("Recomm.", words) == "recommendation"
+    assert clipped_word("Avg.", words) == "average"
+    assert clipped_word("R-1", words) == "ROUGE-1"
+    assert clipped_word("Prec.", words) == "precision"
+    assert clipped_word("Xyz.", words) == ""
+    assert clipped_word("R-2", words) == ""  # the document never prints ROUGE-2
+
+
+def test_expanded_labels_read_as_a_reader_would_say_them():
+    glossary = {"H&S": "Heilman and Smith", "Recomm.": "recommendation", "S1": "first story"}
+    assert expanded("H&S", glossary) == "H&S (Heilman and Smith)"
+    assert expanded("Recomm.", glossary) == "Recommendation"
+    assert expanded("S1 F", glossary) == "S1 (first story) F"
+    assert expanded("Baseline", glossary) == "Baseline"
+
+
+def test_a_head_is_named_with_its_expansion():
+    table = _table(caption="Table 3: Questions generated per system.", header=["System", "H&S", "M&T"],
+                   header_rows=[["System", "H&S", "M&T"]], rows=[["Test", "120", "98"]],
+                   column_paths=[[], ["H&S"], ["M&T"]], row_paths=[["Test"]])
+    (table,) = with_glossary([table], {"H&S": "Heilman and Smith"})
+    assert measure_name(table, ["H&S"], "") == "'H&S' (Heilman and Smith) column of Questions generated per system"
+    assert measure_name(table, ["M&T"], "") == "'M&T' column of Questions generated per system"
+
+
+def test_an_unexplained_code_is_quoted_with_its_table_not_glued_to_the_caption():
+    table = _table(caption="Table 4: ANOVA results", column_paths=[[], ["S1", "F"]])
+    name = measure_name(table, ["S1", "F"], "")
+    assert name == "'S1 F' column of ANOVA results"
+
+
+def test_periods_read_after_the_captions_measure_with_its_unit_once():
+    table = _table(caption="Table 1: Emissions by sector, kt CO2e.", unit="kt CO2e",
+                   column_paths=[[], ["2023"], ["2024"]])
+    assert measure_name(table, ["2024"], "kt CO2e") == "Emissions in 2024 (kt CO2e)"
+
+
+INDICATORS = dict(
+    caption="Table 2: Air quality and electrification indicators by year.",
+    header=["Indicator", "Unit", "2023", "2024"], header_rows=[["Indicator", "Unit", "2023", "2024"]],
+    rows=[["Shore power share of berth calls", "%", "18", "27"], ["Zero-emission cranes", "count", "4", "9"],
+          ["NOx", "t", "1,842", "1,705"]],
+    column_paths=[[], [], ["2023"], ["2024"]], stub_columns=2,
+    row_paths=[["Shore power share of berth calls", "%"], ["Zero-emission cranes", "count"], ["NOx", "t"]],
+    column_units=["", "", "", ""])
+
+
+def test_a_unit_stub_makes_each_row_a_measure_with_its_unit():
+    table = _table(**INDICATORS)
+    assert unit_stub(table) == 1
+    read = oriented(table)
+    assert rows_are_measures(read) and read.stub_columns == 1
+    facts = {(f.measure, f.subject, f.value, f.unit) for f in table_facts(read, Tally())}
+    assert ("NOx (t)", "2024", "1,705", "t") in facts
+    assert ("Shore power share of berth calls (%)", "2023", "18", "%") in facts
+    assert ("Zero-emission cranes", "2023", "4", "") in facts
+
+
+def test_the_named_table_keeps_each_rows_unit_beside_its_values():
+    named = named_table(with_unit_column(_table(**INDICATORS)))
+    assert named.header[1:] == ["Unit", "2023", "2024"]
+    assert [row[:2] for row in named.rows] == [["Shore power share of berth calls", "%"],
+                                              ["Zero-emission cranes", "count"], ["NOx", "t"]]
+
+
+def test_a_second_stub_of_words_is_no_unit_column():
+    table = _table(**{**INDICATORS, "header": ["Region", "Country", "2023", "2024"],
+                      "header_rows": [["Region", "Country", "2023", "2024"]],
+                      "rows": [["Europe", "France", "1", "2"], ["Europe", "Germany", "3", "4"]],
+                      "row_paths": [["Europe", "France"], ["Europe", "Germany"]]})
+    assert unit_stub(table) is None
