@@ -26,6 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 LABELS = ROOT / "bench" / "data" / "tables_labelled"
 SEEDS = ROOT.parent / "shared" / "seeds"
 CORPUS = Path(os.environ.get("MMEB_TABLE_CORPUS") or ROOT.parent / "corpus")
+ICDAR = ROOT.parent / "shared" / "icdar2013"
+ICDAR_DIRS = (ICDAR / "competition-dataset-eu", ICDAR / "competition-dataset-us")  # eu-001.pdf, us-020.pdf
 
 UNIT_ALIASES = {"percent": "%", "percentage": "%", "percentages": "%", "hundreds": "hundred", "pct": "%", "$": "usd", "dollars": "usd", "dollar": "usd",
                 "thousands": "thousand", "millions": "million", "billions": "billion", "trillions": "trillion",
@@ -127,7 +129,8 @@ def load_labels(folder: Path = LABELS) -> list[dict]:
 
 
 def find_pdf(name: str, folders) -> Path | None:
-    for folder in folders:
+    """The PDF `name` in the first of `folders` that has it, else in the ICDAR 2013 folders (read in place)."""
+    for folder in (*folders, *ICDAR_DIRS):
         path = Path(folder) / name
         if path.is_file():
             return path

@@ -10,7 +10,9 @@ import pytest
 from mmeb_assets.ingestion.ligatures import Repairs
 
 CORPUS = Path(os.environ.get("MMEB_TABLE_CORPUS") or Path(__file__).resolve().parents[2] / "corpus")
-CDC_REPORT = CORPUS / "us-025.pdf"  # CDC MMWR, set in AGaramond as an Identity-H font (camelot's ICDAR files)
+ICDAR_US = Path(__file__).resolve().parents[2] / "shared" / "icdar2013" / "competition-dataset-us"
+# CDC MMWR, set in AGaramond as an Identity-H font (camelot's ICDAR files): the corpus's copy, else ICDAR's
+CDC_REPORT = next((d / "us-025.pdf" for d in (CORPUS, ICDAR_US) if (d / "us-025.pdf").is_file()), CORPUS / "us-025.pdf")
 
 
 def test_repairs_touch_whole_words_only():

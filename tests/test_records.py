@@ -340,3 +340,15 @@ def test_a_pending_value_inside_a_quoted_seed_caption_is_no_leak(monkeypatch):
     leaked = f"{quoted_only} Run R3 reached 80% recall"
     assert checks_files._value_findings(leaked, None, None, "r.pdf", [caption]) == [
         "r.pdf: value '80%' of a pending result is printed"]
+
+
+def test_a_workspace_value_sharing_a_figures_digits_is_no_leak(rendered):
+    """An unseen paper's figure printed '380'; the simulated GPU budget was '380 GPU-hours'. The budget
+    is the workspace's own fact, not the figure's value written out, and failed the whole partition."""
+    rs, facts, org, plan, project = rendered
+    assert PIXEL_ONLY in C.pixel_only_values(facts, plan)
+    fact = plan.evolving_facts[0]
+    budget = fact.versions[0].model_copy(update={"value": f"{PIXEL_ONLY} GPU-hours"})
+    same_digits = plan.model_copy(update={"evolving_facts": [
+        fact.model_copy(update={"versions": [budget, *fact.versions[1:]]}), *plan.evolving_facts[1:]]})
+    assert PIXEL_ONLY not in C.pixel_only_values(facts, same_digits)

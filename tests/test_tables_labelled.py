@@ -14,7 +14,9 @@ ROOT = Path(__file__).resolve().parents[1]
 LABELS = ROOT / "bench" / "data" / "tables_labelled"
 HELD_OUT = ROOT / "bench" / "data" / "tables_heldout"  # labelled the same way, later tuned on
 HELD_OUTS = [ROOT / "bench" / "data" / f"tables_heldout{n}" for n in (2, 3, 4)]  # labelled the same way (READMEs)
-PDF_DIRS = (ROOT.parent / "shared" / "seeds", Path(os.environ.get("MMEB_TABLE_CORPUS") or ROOT.parent / "corpus"))
+ICDAR = ROOT.parent / "shared" / "icdar2013"  # the ICDAR 2013 PDFs (eu-001.pdf, us-020.pdf), read in place
+PDF_DIRS = (ROOT.parent / "shared" / "seeds", Path(os.environ.get("MMEB_TABLE_CORPUS") or ROOT.parent / "corpus"),
+            ICDAR / "competition-dataset-eu", ICDAR / "competition-dataset-us")
 FILES = [*sorted(LABELS.glob("*.yaml")), *sorted(HELD_OUT.glob("*.yaml")),
          *(path for folder in HELD_OUTS for path in sorted(folder.glob("*.yaml")))]
 
@@ -57,7 +59,7 @@ def test_labelled_values_are_printed_on_their_page(path: Path):
     data = _load(path)
     pdf = next((d / data["pdf"] for d in PDF_DIRS if (d / data["pdf"]).is_file()), None)
     if pdf is None:
-        pytest.skip(f"{data['pdf']} is in neither {PDF_DIRS[0]} nor {PDF_DIRS[1]}")
+        pytest.skip(f"{data['pdf']} is in none of {', '.join(str(d) for d in PDF_DIRS)}")
     missing = []
     with pymupdf.open(pdf) as doc:
         texts = {n: _squash(doc[n - 1].get_text()) for n in range(1, doc.page_count + 1)}

@@ -6,6 +6,8 @@ import dagster as dg
 
 from mmeb_assets.qa.assets import benchmark, qa_validated
 from mmeb_assets.qa.evidence import ProjectIndex
+from mmeb_assets.qa.evidence_shows import evidence_problems
+from mmeb_assets.qa.evidence_shows import operands as evidence_operands
 from mmeb_assets.qa.stale_oracle import stale_gold_problems
 from mmeb_assets.qa.text import normalize
 from mmeb_assets.qa.validate_rules import cited_ids, leaked
@@ -166,5 +168,24 @@ def qa_stale_golds_exact(context: dg.AssetCheckExecutionContext, qa_validated, r
     return _result(findings, severity=dg.AssetCheckSeverity.WARN, stale_questions=checked)
 
 
-QA_CHECKS = [qa_no_leak, qa_gold_judged_right, qa_stale_golds_exact, qa_evidence_ids_exist, qa_answerable_have_evidence, qa_no_duplicates,
+@dg.asset_check(asset=qa_validated, blocking=False,
+                additional_ins={"records": dg.AssetIn("records"), "event_plan": dg.AssetIn("event_plan"),
+                                "organization": dg.AssetIn("organization")},
+                description="every kept question on table cells cites a record that prints each cell's value in "
+                            "the asked row and names the asked measure, read from the rendered records")
+def qa_evidence_shows_asked(context: dg.AssetCheckExecutionContext, qa_validated, records, event_plan,
+                            organization) -> dg.AssetCheckResult:
+    plans, orgs, recs = _own(event_plan, context), _own(organization, context), _own(records, context)
+    findings, checked = [], 0
+    for key, value in _own(qa_validated, context).items():
+        if key not in plans or key not in orgs or key not in recs:
+            continue
+        index = ProjectIndex(plan=plans[key], org=orgs[key], records=recs[key])
+        items = _items(value)
+        checked += sum(1 for i in items if evidence_operands(index, i))
+        findings += evidence_problems(index, items)
+    return _result(findings, severity=dg.AssetCheckSeverity.WARN, questions_on_cells=checked)
+
+
+QA_CHECKS = [qa_no_leak, qa_gold_judged_right, qa_stale_golds_exact, qa_evidence_shows_asked, qa_evidence_ids_exist, qa_answerable_have_evidence, qa_no_duplicates,
              qa_task_coverage, benchmark_integrity, benchmark_cross_project_duplicates]

@@ -10,7 +10,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from mmeb_assets.qa.text import contains_value
+from mmeb_assets.qa.row_lines import row_shows
+from mmeb_assets.qa.text import contains_value, is_numeric_cell
 from mmeb_assets.schema import VISUAL_SOURCES, EventPlan, EvidenceStats, Organization, Record, RecordSet
 
 PICTURE_KINDS = {"chart_image", "table_image", "seed_figure", "excerpt_image"}
@@ -102,6 +103,16 @@ class ProjectIndex:
     def shows(self, record: Record, value: str) -> bool:
         return contains_value(self.surface(record), value)
 
+    def shows_in_row(self, record: Record, item, *values: str) -> bool:
+        """The record prints one of `values` in the row of `item` (its label, then the value before the
+        next row's label). A picture whose drawn text is not stored is known only by the values the
+        plan drew in it: there, showing the value is all that can be read."""
+        if record.modality == "visual" and not record.pixel_text:
+            return any(self.shows(record, v) for v in values)
+        siblings = [i for i in self.plan.items if i.table_id == item.table_id and i.id != item.id]
+        return row_shows(self.surface(record).splitlines(), [item.label, *_row_names(item, siblings)],
+                         [i.label for i in siblings], values)
+
     def find(self, value: str, among: list[Record] | None = None) -> list[Record]:
         pool = self.ordered if among is None else among
         return [r for r in pool if self.shows(r, value)]
@@ -131,16 +142,31 @@ class ProjectIndex:
                     candidates += [r for r in self.by_doc.get(doc.id, []) if self.shows(r, value)]
         if not candidates and ref is None and kinds is None:
             candidates = self.find(value)
-        if not candidates:
-            return None
         unique = list({r.id: r for r in candidates}.values())
+        item = self.items.get(ref or "")
+        if item is not None and item.table_id and item.kind != "statement" and not item.asked:
+            unique = [r for r in unique if self.shows_in_row(r, item, value)]  # not the digits in another row
+        if not unique:
+            return None
         if prefer_visual:
             visual = [r for r in unique if r.modality == "visual"]
             return visual[0] if visual else None
         return sorted(unique, key=lambda r: (r.modality != "text", r.timestamp, r.order))[0]
 
-    def doc_records(self, doc_id: str, value: str | None = None) -> list[Record]:
-        return [r for r in self.by_doc.get(doc_id, []) if value is None or self.shows(r, value)]
+    def doc_records(self, doc_id: str, value: str | None = None, target: str = "") -> list[Record]:
+        """The document's records showing `value`; with a `target` ('item:column') of a table row,
+        only those printing it in that row (the old digits in the row above are not the target's)."""
+        item = self.items.get(target.partition(":")[0]) if target else None
+        in_row = item is not None and item.table_id and item.kind != "statement" and not item.asked
+        return [r for r in self.by_doc.get(doc_id, []) if value is None or self.shows(r, value)
+                and (not in_row or self.shows_in_row(r, item, value))]
+
+
+def _row_names(item, siblings) -> list[str]:
+    """Words a row is also printed by: a text cell no other row of its table shares ('Method': 'LI+D')."""
+    taken = {v.strip() for i in siblings for v in i.values.values()}
+    return [v for k, v in item.values.items() if k.strip().lower() not in ("unit", "units") and v.strip() not in taken
+            and not is_numeric_cell(v) and len(v) <= 40 and sum(c.isalpha() for c in v) >= 2]
 
 
 def evidence_stats(index: ProjectIndex, record_ids: list[str]) -> EvidenceStats:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from mmeb_assets.qa.evidence import ProjectIndex
+from mmeb_assets.qa.evidence_shows import evidence_problems
 from mmeb_assets.qa.text import answers_match, contains_value, decimals, fmt, numbers_in, parse_number
 from mmeb_assets.schema import QAItem, StageVerdict
 
@@ -281,6 +282,9 @@ def stage3_audit(item: QAItem, index: ProjectIndex, s1: StageVerdict, s2: StageV
            and not _computable(n, numbers_in(text)) and not contains_value(item.q, n)]
     if bad:
         return verdict("drop", "gold_wrong", f"numbers in the gold not supported by the cited records: {bad}")
+    unshown = evidence_problems(index, [item])
+    if unshown:  # a precision chart holding the same digits is no evidence for F1
+        return verdict("drop", "evidence_wrong", unshown[0])
     return verdict("pass", "none", "value derivable from the cited records; no leak; no competing version")
 
 

@@ -43,7 +43,7 @@ def _stale_records(ctx: GenContext, error: ScriptedError, correction: Record) ->
     index, out = ctx.index, []
     for doc in index.plan.documents:
         if error.id in doc.error_ids_shown_wrong:
-            for record in index.doc_records(doc.id, error.wrong_value):
+            for record in index.doc_records(doc.id, error.wrong_value, error.target):
                 if not index.shows(record, error.correct_value):
                     out.append((record, doc_name(ctx, doc)))
     for event in index.plan.events:
@@ -107,14 +107,14 @@ def stale_at(ctx: GenContext, error: ScriptedError, at) -> list:
         if doc.time <= at:
             current[doc.doc_key] = doc
     return [d for d in current.values() if error.id in d.error_ids_shown_wrong
-            and ctx.index.doc_records(d.id, error.wrong_value)]
+            and ctx.index.doc_records(d.id, error.wrong_value, error.target)]
 
 
 def _which_sources(ctx, error, correction, stale) -> QAItem | None:
     """Which documents still showed the old value when it was corrected: all of them, each with the
     record of its current version that shows the wrong value (issue 27: golds listed only some)."""
     docs = stale_at(ctx, error, correction.timestamp)
-    shown = [(d, next(iter(ctx.index.doc_records(d.id, error.wrong_value)), None)) for d in docs]
+    shown = [(d, next(iter(ctx.index.doc_records(d.id, error.wrong_value, error.target)), None)) for d in docs]
     if not docs or any(record is None for _, record in shown):
         return None
     seen = stale_titles(ctx.index, error.target, error.wrong_value, error.correct_value, correction.timestamp)

@@ -136,7 +136,7 @@ def _document_versions(ctx: GenContext) -> list[QAItem]:
                 continue
             item_id, _, col = error.target.partition(":")
             item = index.items.get(item_id)
-            pages = index.doc_records(doc.id, error.wrong_value)
+            pages = index.doc_records(doc.id, error.wrong_value, error.target)
             later = [d for d in index.plan.documents if d.doc_key == doc.doc_key and d.version > doc.version]
             if item is None or not pages or not later:
                 continue
