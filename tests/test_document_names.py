@@ -59,7 +59,7 @@ def test_a_head_is_named_with_its_expansion():
                    header_rows=[["System", "H&S", "M&T"]], rows=[["Test", "120", "98"]],
                    column_paths=[[], ["H&S"], ["M&T"]], row_paths=[["Test"]])
     (table,) = with_glossary([table], {"H&S": "Heilman and Smith"})
-    assert measure_name(table, ["H&S"], "") == "'H&S' (Heilman and Smith) column of Questions generated per system"
+    assert measure_name(table, ["H&S"], "") == "H&S (Heilman and Smith)"
     assert measure_name(table, ["M&T"], "") == "'M&T' column of Questions generated per system"
 
 

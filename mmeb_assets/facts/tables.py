@@ -160,7 +160,7 @@ def measure_name(table: Table, column_path: list[str] | tuple[str, ...], unit: s
         name = f"{expanded} ({', '.join(words[:-1])})" if len(words) > 1 else expanded
     elif quantity and quantity.lower() not in name.lower():
         name = f"{quantity} ({_flat(name, words)})" if name else quantity
-    elif _is_code(raw) and not names_a_measure(" ".join(words)) or \
+    elif _is_code(raw) and words == raw and not names_a_measure(name) or \
             all(YEAR.match(w) or re.fullmatch(r"[\d\s\-–/.]+", w) for w in words):
         name = _led_by_caption(table, " ".join(raw), words)
     elif not names_a_measure(name + " " + unit) and (head := caption_head(table)):

@@ -25,6 +25,9 @@ def row_shows(lines: list[str], label: str | list[str], others: list[str], value
     for n, line in enumerate(lines):
         have = tokens(line)
         wanted = next((name for name in names if name <= have), None)
+        if wanted is None and n + 1 < len(lines) and have:  # a label wrapped onto the next line
+            both = have | tokens(lines[n + 1])
+            wanted = next((name for name in names if name <= both and name & have and name - have), None)
         if wanted is None:
             continue
         for k, cell in enumerate(lines[n:n + MAX_ROW_LINES]):
