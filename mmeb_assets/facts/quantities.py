@@ -25,8 +25,9 @@ REFERRING = re.compile(r"^[“\"']?(?:this|that|these|those|it|its|they|their|su
                        r"ceux)\b", re.I)  # 'She also notices ...', 'I would have 10 tabs ...': a scenario, a quote
 POINTS_BACK = re.compile(r"\b(?:this|these|those|such)\s+(?!paper|work|report|study|document|section|article|guide|"
                          r"framework|publication|profile|survey|chapter|appendix|table|figure)[a-z]", re.I)
-NOT_A_SENTENCE = re.compile(r"https?:|www\.|§|•|\bXX|\.\.\.|…|\[\d|\bfor (?:example|instance)\b|\be\.g\.|\bsuch as\b",
-                            re.I)
+NOT_A_SENTENCE = re.compile(r"https?:|www\.|§|•|\bXX|\.\.\.|…|\[\d|\bfor (?:example|instance)\b|\be\.g\.|\bsuch as\b|"
+                            r"\b(?:each|the) (?:curve|bar|line|dot|marker|panel)s?\b|\bshaded\b|\berror bars?\b|"
+                            r"\b[xy]-axis\b", re.I)  # a figure's legend describes the plot, not the world
 DETERMINER_BEFORE = re.compile(r"(?:\b(?:the|a|an|these|those|this|that|its|their|our|his|her|each|every|all)|[’']s|"
                                r"\d\s*(?:to|-|–|/|and|or))\s*$", re.I)
 NOT_A_TOPIC = {"we", "which", "and", "or", "but", "each", "scores", "it", "they", "there", "this", "these"}
@@ -37,6 +38,9 @@ VERB = re.compile(r"\s(?:SHALL|MUST|SHOULD|MAY|shall|must|should|may|will|can|co
                   r"have|had|does|do|did|uses|used|requires|required|provides|allows|accounts|makes|made|received|"
                   r"spent|reported|reports|found|finds|showed|shows|identified|achieves|achieved|reached|contains|"
                   r"includes|included)\b")
+# 'Retirement Services With responsibility for ...': a heading run into its paragraph's first sentence
+GLUED_HEADING = re.compile(r"^(?:[A-Z][\w’'&\-]*\s+){1,6}(?:With|The|In|For|As|To|A|An|This|Our|We|Each|All|By|"
+                           r"On|At|From|Since|During|Under|Over|Through|After|Before)\s+[a-z]")
 MAX_COUNTED_WORDS = 4
 CURRENCY_SIGNS = "$€£"
 DURATION_UNITS = {"ms", "seconds", "minutes", "hours", "days", "weeks", "months", "years", "GB", "MB", "TB", "km",
@@ -76,7 +80,8 @@ def _stands_alone(sentence: str) -> bool:
             and sentence.rstrip().endswith(".") and not REFERRING.match(sentence) and not NOT_A_SENTENCE.search(sentence)
             and not POINTS_BACK.search(sentence)  # '... this estimation ...': what it measures is in another sentence
             and len(NUMBER_RE.findall(sentence)) <= MAX_NUMBERS and sentence.count("(") == sentence.count(")")
-            and not re.search(r"[a-z]{3,}\. [A-Z]", sentence))  # two sentences read as one
+            and not re.search(r"[a-z]{3,}\. [A-Z]", sentence)  # two sentences read as one
+            and not GLUED_HEADING.match(sentence))
 
 
 def blanked(sentence: str, value: str) -> tuple[str, str] | None:

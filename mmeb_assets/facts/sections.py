@@ -17,6 +17,8 @@ NOT_A_TITLE = re.compile(r"\b(?:yes|no|contents|introduction|references|appendix
                          r"foreword|summary|abstract|conclusions?|bibliography)\b", re.I)
 LEADING_WORDS = {"if", "see", "the", "these", "this", "under", "in", "for", "as", "when", "we", "our", "it", "a", "an"}
 TRAILING_WORDS = {"are", "is", "was", "were", "a", "an", "the", "of", "to", "and", "or", "by", "with", "that"}
+SENTENCE_ADVERB = re.compile(r"[A-Z][a-z]+(?:ally|ively|ently|antly|ously|ably|ibly|edly|ingly|ately|arly)|However|Moreover|Furthermore|Therefore|Thus|Hence|Also|Overall|"
+                             r"Indeed|Instead|Meanwhile|Nevertheless|Nonetheless|Otherwise|First|Second|Third|Finally")
 BARE_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2}){0,2}\.?$")
 MAX_SECTIONS = 24
 
@@ -26,8 +28,12 @@ def _title(line: str) -> str:
     match = NUMBERED.match(" ".join(line.split()))
     if not match:
         return ""
+    if match.group("title").rstrip().endswith(","):
+        return ""  # '2 Specifically, ...': a numbered line of running text
     title = match.group("title").strip(" .:;-–—")
     words = title.split()
+    if words and all(SENTENCE_ADVERB.fullmatch(w) for w in words):
+        return ""  # 'Specifically', 'However': a sentence's first word, no subject to review
     if not 1 <= len(words) <= 8 or title.endswith("?") or NOT_A_TITLE.fullmatch(title) or \
             sum(w[:1].isupper() for w in words) == 0:
         return ""

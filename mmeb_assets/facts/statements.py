@@ -34,6 +34,7 @@ DEFINING_WORDS = re.compile(r"\b(?:that|which|designed|used|based|for|of|to)\b")
 NOT_A_TERM = re.compile(r"^(?:this|that|it|these|those|which|there|here|such|what|our|my|we|since|while|as|if|when|"
                         r"because|although|though|unlike|whereas|thus|hence|finally|however|the (?:above|following))\b",
                         re.I)
+PRONOUNS = {"it", "this", "that", "they", "these", "those", "he", "she", "we", "each", "both", "all", "which"}
 WEAK_TERM = re.compile(r"^(?:the )?(?:term|label|word|score|value|symbol|variable|notation)\b", re.I)
 TERM_STOP = {"a", "an", "the", "is", "are", "was", "were", "has", "have", "can", "will", "provides", "this", "that",
              "by", "of", "for", "to", "with", "from", "in", "on", "at"}
@@ -118,6 +119,8 @@ def components_of(sentence: str) -> tuple[str, str, str, str, str] | None:
     expected = COUNT_WORDS.get(count.lower()) or int(count)
     if len(parts) != expected or any(len(p.split()) > MAX_PART_WORDS or not re.match(r"[\w“\"]", p) for p in parts):
         return None
+    if NOT_A_TERM.match(match.group("whole").strip()) or match.group("whole").strip().lower() in PRONOUNS:
+        return None  # 'It has three parts': the whole is named in another sentence
     whole = re.sub(r"^(?:An?|Its|Each)\s+", "the ", match.group("whole").strip())
     whole = whole[0].lower() + whole[1:] if whole.startswith("The ") else whole
     desc = match.group("desc").split()

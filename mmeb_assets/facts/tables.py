@@ -209,6 +209,7 @@ def _flat(name: str, words: list[str]) -> str:
     return ", ".join(words) if "(" in name and words and not any("(" in w for w in words) else name
 
 
+DIRECTION_MARK = re.compile(r"\s*[↑↓⇑⇓]\s*")
 PERIOD = re.compile(r"^(?:19|20)\d\d(?:\s?[-–/]\s?(?:19|20)?\d\d)?$")
 
 
@@ -218,6 +219,8 @@ def _path_words(column_path) -> list[str]:
     2005', 'Number in 2010' rather than '2005 (%)'."""
     words = []
     for k, level in enumerate(column_path):
+        level = DIRECTION_MARK.sub("", level).strip()  # 'Acc ↑': the arrow says which way is better
+        level = re.sub(r"^([A-Z][a-z]{3,})\.(?=\s|$)", r"\1", level)  # 'Average.' is the word 'Average'
         bare, unit = split_unit(level)
         words.append(bare or (level.strip() if unit and k == len(column_path) - 1 and level.strip()[:1].isalpha() else ""))
     words = [w for w in dict.fromkeys(w.strip() for w in words) if w]
@@ -233,7 +236,11 @@ def row_subject(row_path: list[str] | tuple[str, ...], glossary: dict[str, str] 
     parts = [with_expansion(p.strip(), glossary or {}) for p in row_path if p.strip()]
     if not parts:
         return ""
-    return parts[-1] if len(parts) == 1 else f"{parts[-1]} ({', '.join(parts[:-1])})"
+    if len(parts) == 1:
+        return parts[-1]
+    if any("(" in p for p in parts):  # 'Long-to-Short Methods (32B): O1-pruner', never brackets in brackets
+        return f"{', '.join(parts[:-1])}: {parts[-1]}"
+    return f"{parts[-1]} ({', '.join(parts[:-1])})"
 
 
 def _values_in_label(label: str) -> bool:
@@ -282,6 +289,9 @@ def _structured_facts(table: Table, tally: Tally) -> list[Fact]:
             continue
         name, subject, unit = _cell_names(table, cell)
         where = f"{table.id} p{table.page}: {cell.value!r}"
+        if _garbled(name) or _garbled(subject):
+            tally.add("no_measure", f"{table.id} p{table.page}: {cell.value!r}: head {name!r} misread (brackets unpaired)")
+            continue
         identifier = bool(cell.column_path) and ID_HEADER.match(" ".join(cell.column_path))
         if identifier or not re.search(r"[A-Za-z]{2,}", name):
             tally.add("identifier" if identifier else "no_measure", f"{where} under {cell.column_path!r}")
@@ -313,7 +323,8 @@ def named_table(table: Table) -> Table:
              for c in range(stub, len(table.column_paths)) if c not in ambiguous}
     kept = [c for c, name in names.items()  # a column without a header of its own gives no facts: not shown
             if any(part.strip() for part in table.column_paths[c])
-            and (re.search(r"[A-Za-z]{2,}", name) or rows_are_measures(table) and PERIOD.match(name))]
+            and (re.search(r"[A-Za-z]{2,}", name) or rows_are_measures(table) and PERIOD.match(name))
+            and not _garbled(name)]
     header += [names[c] for c in kept]
     rows = []
     repeated = shared_name_rows(table)
@@ -327,6 +338,12 @@ def named_table(table: Table) -> Table:
                                     "row_paths": [[row[0]] for row in rows], "stub_columns": 1,
                                     "column_paths": [[], *[[h] for h in header[1:]]],
                                     "column_units": [""] * len(header)})
+
+
+def _garbled(name: str) -> bool:
+    """A head read across two columns ('MATH Tokens on Qwen2.5-7B-Instruct)', '7B Models (Based'):
+    its brackets do not pair, and no reader of the page would name the column so."""
+    return name.count("(") != name.count(")")
 
 
 def _column_title(table: Table, c: int, unit: str) -> str:

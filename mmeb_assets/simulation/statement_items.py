@@ -65,6 +65,29 @@ def figure_window(sentence: str, stated: str, number: str) -> str:
     return re.sub(r"([$€£]) …", r"\1…", window).rstrip(" .,;:")
 
 
+MAX_QUOTED_WORDS = 24
+CLAUSE_BREAK = re.compile(r"(?<=;)\s+|(?<=:)\s+|,\s+(?=(?:and|but|while|whereas|although|which|so)\b)")
+
+
+def figure_clause(sentence: str, stated: str, number: str) -> str:
+    """The figure's whole clause, its number left out: the sentence itself when short, else the
+    clause (between ';', ':' or ', and') that holds it; a window of words only when the clause is
+    still too long. A fragment cut mid-phrase ('fell from about … percent in the late') names
+    nothing a reader can find."""
+    start = sentence.find(stated)
+    start = start + max(stated.find(number), 0) if start >= 0 else sentence.find(number)
+    if start < 0:
+        return figure_window(sentence, stated, number)
+    blanked = (sentence[:start] + "…" + sentence[start + len(number):]).strip().rstrip(".")
+    blanked = re.sub(r"([$€£]) …", r"\1…", blanked.replace("… %", "…%"))
+    if len(blanked.split()) <= MAX_QUOTED_WORDS:
+        return blanked
+    for clause in CLAUSE_BREAK.split(blanked):
+        if "…" in clause and 5 <= len(clause.split()) <= MAX_QUOTED_WORDS:
+            return clause.strip(" ,;:")
+    return figure_window(sentence, stated, number)
+
+
 def statement_label(facts: SourceFacts, index: int) -> str:
     """'Framework Core', "the term 'Impact'", "the figure in 'Memorized secrets SHALL be at least …
     characters in length'" (a figure named by the words around it)."""
@@ -72,7 +95,7 @@ def statement_label(facts: SourceFacts, index: int) -> str:
     if statement.kind == "components":
         return statement.subject
     if statement.kind == "quantity":
-        return f"the figure in '{figure_window(statement.sentence, statement.stated, statement.count)}'"
+        return f"the figure in '{figure_clause(statement.sentence, statement.stated, statement.count)}'"
     if statement.kind == "acronym":
         return f"the abbreviation '{statement.subject}'"
     return f"the term '{statement.subject}'"

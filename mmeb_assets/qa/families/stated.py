@@ -81,7 +81,8 @@ def comparison(ctx: GenContext) -> list[QAItem]:
     figures = [(i, i.values[FIGURE].strip()) for i in ctx.index.plan.items
                if i.kind == "statement" and FIGURE in i.values and f"{i.id}:{FIGURE}" not in ctx.index.errors_by_target]
     pairs = [(a, b) for a, b in combinations(figures, 2)
-             if _unit(a[1]) and _unit(a[1]) == _unit(b[1]) and parse_number(a[1]) != parse_number(b[1])]
+             if _unit(a[1]) and _unit(a[1]) == _unit(b[1]) and parse_number(a[1]) != parse_number(b[1])
+             and _same_share(a[0], b[0], _unit(a[1]))]
     pairs.sort(key=lambda p: stable_rank(ctx.seed, "figure-pair", p[0][0].id, p[1][0].id))
     out: list[QAItem] = []
     for (a, va), (b, vb) in pairs:
@@ -99,6 +100,26 @@ def comparison(ctx: GenContext) -> list[QAItem]:
                                   fact_key=f"{a.id}:{FIGURE}|{b.id}:{FIGURE}", premise_values=[a.label, b.label]),
         ))
     return out
+
+
+def _share_of(sentence: str) -> str:
+    """What a percentage is a share of ('of respondents', 'response rate'): the two words after
+    'percent of' / '% of', else the two before the number; '' when neither reads."""
+    after = re.search(r"(?:%|\bper ?cent)\s+of\s+(?:the\s+|all\s+)?([a-z]+(?:\s+[a-z]+)?)", sentence, re.I)
+    if after:
+        return after.group(1).lower()
+    before = re.search(r"([a-z]+\s+[a-z]+)\s+(?:of\s+)?(?:over\s+|about\s+|nearly\s+)?\d[\d.,]*\s*(?:%|per ?cent)",
+                       sentence, re.I)
+    return before.group(1).lower() if before else ""
+
+
+def _same_share(a, b, unit: str) -> bool:
+    """Two percentages compare only as shares of one thing: a response rate is not larger or smaller
+    than the share of respondents wanting training."""
+    if unit != "%":
+        return True
+    share = _share_of(a.sentence or "")
+    return bool(share) and share == _share_of(b.sentence or "")
 
 
 def _unit(stated: str) -> str:

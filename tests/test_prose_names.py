@@ -1,0 +1,34 @@
+"""Prose without junk: a stated figure named by its whole clause, never a fragment cut mid-phrase; no
+section named after a sentence adverb; no heading run into the sentence a figure is asked from."""
+from __future__ import annotations
+
+from mmeb_assets.facts.quantities import _stands_alone
+from mmeb_assets.facts.sections import _title
+from mmeb_assets.simulation.statement_items import figure_clause
+
+
+def test_a_short_sentence_is_quoted_whole_with_its_figure_left_out():
+    assert figure_clause("The Twitter feed is updated on a regular basis for its approximately 4,000 followers.",
+                         "4,000 followers", "4,000") == \
+        "The Twitter feed is updated on a regular basis for its approximately … followers"
+
+
+def test_a_long_sentence_gives_the_clause_that_holds_the_figure():
+    sentence = ("Nondefense energy R&D spending fell from about 10 percent in the late 1970s to about 2 percent "
+                "in 2005, and the decline was steepest in the years after the oil price collapse of the mid 1980s "
+                "when budgets were cut.")
+    clause = figure_clause(sentence, "10 percent", "10")
+    assert clause == "Nondefense energy R&D spending fell from about … percent in the late 1970s to about 2 percent in 2005"
+    assert not clause.endswith(("the late", "in the", "of the"))
+
+
+def test_sentence_adverbs_and_running_text_are_no_section_titles():
+    assert _title("3 Specifically") == "" and _title("2 Specifically, we review the") == ""
+    assert _title("4 Similarly") == "" and _title("1 However") == ""
+    assert _title("4.1 Data collection") == "Data collection" and _title("2 Family") == "Family"
+
+
+def test_a_heading_run_into_a_sentence_is_not_asked():
+    assert not _stands_alone("Retirement Services With responsibility for administering the Federal Retirement "
+                             "Program, OPM covers more than 7.2 million active employees.")
+    assert _stands_alone("In FY 2014 the agency hired 300 staff members across the country.")
