@@ -145,6 +145,8 @@ def _pictures(ctx: GenContext) -> list[QAItem]:
                     continue
                 what = f"{series_phrase(item)} in {col}" if is_year(col) else f"the {cell_phrase(item, col)}"
                 q = f"In the image titled '{doc.title}', what value is shown for {what}?"
+                if item.asked and item.label.removeprefix("the figure in ").strip("'") in doc.title:
+                    q = f"What figure does the source excerpt in the image titled '{doc.title}' give for the '…'?"
                 out.append(draft(
                     ctx, "extraction", "extraction.picture", q, value, value=value, unit=unit_of(col, value),
                     evidence=[image.id],
