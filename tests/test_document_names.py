@@ -109,3 +109,17 @@ def test_a_second_stub_of_words_is_no_unit_column():
                       "rows": [["Europe", "France", "1", "2"], ["Europe", "Germany", "3", "4"]],
                       "row_paths": [["Europe", "France"], ["Europe", "Germany"]]})
     assert unit_stub(table) is None
+
+
+def test_summary_rows_are_never_ranked_among_results():
+    from datetime import datetime
+
+    from mmeb_assets.qa.families.base import is_total
+    from mmeb_assets.schema import PlanItem
+
+    def row(label: str) -> PlanItem:
+        return PlanItem(id="run_01", kind="analysis", label=label, owner="ana", completed_at=datetime(2026, 3, 2),
+                        table_id="table_1", values={"F1": "71.2"})
+
+    assert all(is_total(row(label)) for label in ("Average", "Avg.", "Mean", "Median (IQR)", "Total", "All tasks"))
+    assert not any(is_total(row(label)) for label in ("Mean pooling", "Average of two encoders", "SciBERT"))

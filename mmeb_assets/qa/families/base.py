@@ -71,6 +71,7 @@ def cell_phrase(item: PlanItem, col: str) -> str:
     return f"{metric(col)} of {item_phrase(item)}"
 
 
+AVERAGE_ROW = re.compile(r"^(?:average|avg\.?|mean|median|overall average|sum|subtotal|grand total)(?:\s*\(.*\))?$")
 BARE_TOTALS = {"all", "overall", "both sexes", "all groups"}
 
 
@@ -79,8 +80,8 @@ def is_total(item: PlanItem, items: Sequence[PlanItem] = ()) -> bool:
     column is the sum of the other rows' (NHANES's 'All' under its age groups; an ablation's 'All',
     the system with every feature, sums nothing and is a result like the others)."""
     label = item.label.strip().lower()
-    if label.startswith(("total", "all ")):
-        return True
+    if label.startswith(("total", "all ")) or AVERAGE_ROW.match(label):
+        return True  # 'Average', 'Mean', 'Avg.': a summary of the rows, never ranked among them
     return label in BARE_TOTALS and _sums_its_siblings(item, items)
 
 
