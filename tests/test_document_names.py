@@ -123,3 +123,35 @@ def test_summary_rows_are_never_ranked_among_results():
 
     assert all(is_total(row(label)) for label in ("Average", "Avg.", "Mean", "Median (IQR)", "Total", "All tasks"))
     assert not any(is_total(row(label)) for label in ("Mean pooling", "Average of two encoders", "SciBERT"))
+
+
+def test_a_wrapped_labels_second_line_is_no_row_and_a_head_read_across_columns_no_column():
+    from mmeb_assets.facts.misreads import continuation, garbled
+
+    assert continuation(["Real effective exchange rate", "(percentage change; - depreciation)"])
+    assert not continuation(["Current account (% of GDP)"]) and not continuation(["SciBERT (Ours)"])
+    assert garbled("7B Models (Based") and garbled("MATH Tokens on Qwen2.5-7B-Instruct)")
+    assert not garbled("Test Set, RL (Reinforcement learning) (Mean)")
+
+
+def test_rows_that_state_different_units_are_not_one_column_of_results():
+    from datetime import datetime
+
+    from mmeb_assets.qa.families.base import cell_unit
+    from mmeb_assets.schema import PlanItem
+
+    def row(label: str) -> PlanItem:
+        return PlanItem(id="x", kind="analysis", label=label, owner="a", completed_at=datetime(2026, 1, 1))
+
+    gdp, account = row("GDP at current prices (QAR billion)"), row("Current account (% of GDP)")
+    assert cell_unit(gdp, "268.8") != cell_unit(account, "-1.9")
+    assert cell_unit(row("Rail"), "31.2") == cell_unit(row("Buildings"), "20.7")
+
+
+def test_the_company_and_a_requirement_are_no_definitions():
+    from mmeb_assets.facts.statements import definition_of
+
+    assert definition_of("The Company is an equal opportunity employer committed to inclusion and diversity.") is None
+    assert definition_of("Mitigating associated risks means the PE and PA components must be properly configured.") is None
+    assert definition_of("Risk tolerance refers to the organization’s readiness to bear the risk in order to "
+                         "achieve its objectives.")

@@ -342,7 +342,7 @@ def test_row_groups_that_name_the_measure_are_read_one_group_at_a_time():
 def test_a_row_label_holding_values_gives_no_fact():
     """Several values per cell ran into the stub ('0.29 0.2 (Prodigy-METEO 0.19 0.69 0)'): no reader
     names a row so; a range of amounts or an age band is a label."""
-    from mmeb_assets.facts.tables import _values_in_label
+    from mmeb_assets.facts.misreads import values_in_label as _values_in_label
 
     assert _values_in_label("0.29 0.2 (Prodigy-METEO 0.19 0.69 0)")
     assert _values_in_label("-1 1e-4 0.6, (Weather.gov 0.6 0.8)")

@@ -35,6 +35,8 @@ NOT_A_TERM = re.compile(r"^(?:this|that|it|these|those|which|there|here|such|wha
                         r"because|although|though|unlike|whereas|thus|hence|finally|however|the (?:above|following))\b",
                         re.I)
 PRONOUNS = {"it", "this", "that", "they", "these", "those", "he", "she", "we", "each", "both", "all", "which"}
+SELF_REFERENCE = re.compile(r"^(?:the )?(?:company|organi[sz]ation|agency|department|government|firm|group|"
+                            r"registrant|authors?|team|office|bureau|board|council|commission)$", re.I)
 WEAK_TERM = re.compile(r"^(?:the )?(?:term|label|word|score|value|symbol|variable|notation)\b", re.I)
 TERM_STOP = {"a", "an", "the", "is", "are", "was", "were", "has", "have", "can", "will", "provides", "this", "that",
              "by", "of", "for", "to", "with", "from", "in", "on", "at"}
@@ -151,7 +153,11 @@ def definition_of(sentence: str, glossary: bool = False) -> tuple[str, str, str,
     if (NOT_A_TERM.match(term) or len(words) > 5 or re.search(r"\d", term) or WEAK_TERM.match(term)
             or any(w.lower() in TERM_STOP for w in words[1:]) or term.startswith("The ") and words[1][:1].islower()):
         return None
+    if SELF_REFERENCE.match(term) or re.match(r"[A-Z][a-z]+ing\b", term):
+        return None  # 'The Company is an equal opportunity employer', 'Mitigating risks means ...': no term defined
     definition = match.group("definition")
+    if re.search(r"\b(?:must|shall|should|will|can|may)\b", definition.split(",")[0]):
+        return None  # '... means the PE and PA components must be configured': what is required, not what it is
     if re.match(r"that\b", definition):
         return None  # 'X means that the baseline scores higher': what a result says, not what a term is
     if re.match(r"^[^,]{0,60}?\bas\b", definition):

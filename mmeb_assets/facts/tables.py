@@ -10,6 +10,7 @@ import re
 
 from mmeb_assets.facts.caption_names import expanded_head
 from mmeb_assets.facts.glossary import expanded as with_expansion
+from mmeb_assets.facts.misreads import continuation, garbled, values_in_label
 from mmeb_assets.facts.measure_rows import UNIT_COLUMN, row_unit, rows_are_measures, unit_column
 from mmeb_assets.facts.prose import Tally
 from mmeb_assets.ingestion.numbers import parse_number
@@ -94,6 +95,7 @@ METRIC_WORDS = {
     "rating", "ratings", "expenditure", "expenditures", "income", "wealth", "savings", "price", "prices", "%",
     "responses", "votes", "judgments", "judgements", "preferences", "counts",
 }
+STATISTICS = {"mean", "average", "median", "maximum", "minimum", "max", "min", "total", "std"}
 NAMED_METRIC = re.compile(r"\b(?:BLEU|ROUGE|METEOR|CIDEr|chrF|SPICE|BERTScore|F1|F-?score|nDCG|MAP|MRR|AUC|WER|"
                           r"CER|PPL|Pyramid|Acc\.?)(?:-?\d+|@\d+|-[A-Z\d]+)?(?![\w-])")
 CAPTION_HEAD = re.compile(r"^((?:[\w\-]+\s){0,4}?[\w\-]+?)(?=\s+(?:of|on|for|by|across|per|in|over|from|with|between)\b|\s*[,.:;(]|$)",
@@ -104,7 +106,7 @@ def names_a_measure(words: str) -> bool:
     """Does a header say what its values measure ('MAG F1', 'Avg. score'), not only which split,
     corpus or condition they are for ('phil', 'dev', 'NOGA')?"""
     tokens = {t.lower().rstrip(".") for t in re.findall(r"[%\w\-]+", words)}
-    return bool(tokens & METRIC_WORDS) or bool(re.search(r"@\d|\(%\)|%", words)) or bool(NAMED_METRIC.search(words))
+    return bool(tokens & METRIC_WORDS - STATISTICS) or bool(re.search(r"@\d|\(%\)|%", words)) or bool(NAMED_METRIC.search(words))
 
 
 def caption_head(table: Table) -> str:
@@ -114,7 +116,10 @@ def caption_head(table: Table) -> str:
     match = CAPTION_HEAD.match(text)
     head = match.group(1).strip() if match else ""
     if re.search(r"\band\b|[,&/]", head):
-        return ""  # 'Accuracy and throughput': the caption names several measures, no one column's
+        last = head.split()[-1]  # 'Mean and maximum accuracy': one measure under two statistics
+        shared = last.lower() in METRIC_WORDS and not any(w.lower() in METRIC_WORDS for w in head.split()[:-1]
+                                                           if w.lower() not in STATISTICS)
+        return last.capitalize() if shared else ""  # 'Accuracy and throughput': several measures
     return head if head and names_a_measure(head) and len(head.split()) <= 5 else ""
 
 
@@ -243,13 +248,6 @@ def row_subject(row_path: list[str] | tuple[str, ...], glossary: dict[str, str] 
     return f"{parts[-1]} ({', '.join(parts[:-1])})"
 
 
-def _values_in_label(label: str) -> bool:
-    """A row label holding a row of values ('0.29 0.2 (Prodigy-METEO 0.19 0.69 0)'): cells of a table
-    printing several values per cell ran into the stub; no reader names a row so."""
-    numbers = [t for t in label.split() if re.fullmatch(r"\(?[-−]?(?:\d[\d,]*)?\.?\d+\)?,?", t)]
-    return len(numbers) >= 3 or len(numbers) >= 2 and any("." in n for n in numbers)
-
-
 def shared_name_columns(table: Table) -> set[int]:
     """Value columns whose header path another column repeats ('Train' | 'Train'): a reader cannot
     tell their values apart by name, so they give no facts."""
@@ -289,14 +287,14 @@ def _structured_facts(table: Table, tally: Tally) -> list[Fact]:
             continue
         name, subject, unit = _cell_names(table, cell)
         where = f"{table.id} p{table.page}: {cell.value!r}"
-        if _garbled(name) or _garbled(subject):
+        if garbled(name) or garbled(subject) or continuation(cell.row_path):
             tally.add("no_measure", f"{table.id} p{table.page}: {cell.value!r}: head {name!r} misread (brackets unpaired)")
             continue
         identifier = bool(cell.column_path) and ID_HEADER.match(" ".join(cell.column_path))
         if identifier or not re.search(r"[A-Za-z]{2,}", name):
             tally.add("identifier" if identifier else "no_measure", f"{where} under {cell.column_path!r}")
             continue
-        if not subject or _values_in_label(subject):
+        if not subject or values_in_label(subject):
             tally.add("no_measure", f"{where} (no row header)" if not subject else f"{where}: row label {subject!r} holds values")
             continue
         if YEAR.match(cell.value.strip()) and not cell.unit:
@@ -324,13 +322,13 @@ def named_table(table: Table) -> Table:
     kept = [c for c, name in names.items()  # a column without a header of its own gives no facts: not shown
             if any(part.strip() for part in table.column_paths[c])
             and (re.search(r"[A-Za-z]{2,}", name) or rows_are_measures(table) and PERIOD.match(name))
-            and not _garbled(name)]
+            and not garbled(name)]
     header += [names[c] for c in kept]
     rows = []
     repeated = shared_name_rows(table)
     for r, row in enumerate(table.rows):
         path = table.row_paths[r] if r < len(table.row_paths) else row[:1]
-        if r in repeated or _values_in_label(row_subject(path, table.glossary) or row[0]):
+        if r in repeated or values_in_label(row_subject(path, table.glossary) or row[0]) or continuation(path):
             continue  # as its facts: no row a reader cannot name
         rows.append([row_subject(path, table.glossary) or row[0], *[row[c] if c < len(row) else "" for c in kept]])
     numbers = [[parse_number(c) for c in row] for row in rows]
@@ -338,12 +336,6 @@ def named_table(table: Table) -> Table:
                                     "row_paths": [[row[0]] for row in rows], "stub_columns": 1,
                                     "column_paths": [[], *[[h] for h in header[1:]]],
                                     "column_units": [""] * len(header)})
-
-
-def _garbled(name: str) -> bool:
-    """A head read across two columns ('MATH Tokens on Qwen2.5-7B-Instruct)', '7B Models (Based'):
-    its brackets do not pair, and no reader of the page would name the column so."""
-    return name.count("(") != name.count(")")
 
 
 def _column_title(table: Table, c: int, unit: str) -> str:

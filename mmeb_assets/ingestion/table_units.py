@@ -23,6 +23,7 @@ PINT_CAPITALS = {"GB", "MB", "TB", "KB", "MW", "GW", "TW", "MWh", "GWh", "TWh", 
 PAREN_TAIL = re.compile(r"\s*[(\[]([^()\[\]]{1,40})[)\]]\s*$")
 IN_TAIL = re.compile(r"\s+in\s+([^,;()]{1,30})$")
 COMMA_TAIL = re.compile(r"(?<!\d),\s*((?:in\s+)?[^,]{1,30})$")  # not the ',000' of '$10,000'
+ISO_MONEY = re.compile(r"^(?:[A-Z]{3}|US\$)\s+(?:thousands?|millions?|billions?|trillions?|mn|bn|m|'000)$")  # 'QAR billion'
 GREENHOUSE = re.compile(r"^(?:[kMG]?t|tonnes?|(?:kilo|mega|giga)tonnes?)\s*(?:of\s+)?CO2(?:e|-?eq\.?|\s+equivalents?)?$", re.I)
 PERCENT_OF = re.compile(r"^percent(?:age)?\s+(?:who|of|with|that|in|by|from)\b", re.I)  # 'Percent who borrowed'
 MONEY_OF_YEAR = re.compile(r"^(?:current|constant|nominal|real)\b.{0,20}\b(dollars|euros|pounds)$", re.I)
@@ -65,7 +66,7 @@ def as_unit(text: str) -> str:
         return ""
     if PERCENT.match(text):
         return "percentage points" if re.search(r"points?$|^pp$", text, re.I) else "%"
-    if COMPACT_MONEY.match(text) or GREENHOUSE.match(text):
+    if COMPACT_MONEY.match(text) or GREENHOUSE.match(text) or ISO_MONEY.match(text):
         return text
     if COUNT_RATE.match(text):  # 'tokens/s', 'queries per second': counted things per unit of time
         return text

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
+from mmeb_assets.ingestion.table_units import split_unit
 from mmeb_assets.qa.evidence import ProjectIndex, evidence_stats
 from mmeb_assets.qa.phrasing import metric, strip_series, the
 from mmeb_assets.qa.text import is_numeric_cell, parse_number
@@ -72,6 +73,7 @@ def cell_phrase(item: PlanItem, col: str) -> str:
 
 
 AVERAGE_ROW = re.compile(r"^(?:average|avg\.?|mean|median|overall average|sum|subtotal|grand total)(?:\s*\(.*\))?$")
+AGGREGATE_GROUP = re.compile(r"\((?:overall|total|all|average|mean)\)$")  # 'Mixed suite (Overall)'
 BARE_TOTALS = {"all", "overall", "both sexes", "all groups"}
 
 
@@ -80,7 +82,7 @@ def is_total(item: PlanItem, items: Sequence[PlanItem] = ()) -> bool:
     column is the sum of the other rows' (NHANES's 'All' under its age groups; an ablation's 'All',
     the system with every feature, sums nothing and is a result like the others)."""
     label = item.label.strip().lower()
-    if label.startswith(("total", "all ")) or AVERAGE_ROW.match(label):
+    if label.startswith(("total", "all ")) or AVERAGE_ROW.match(label) or AGGREGATE_GROUP.search(label):
         return True  # 'Average', 'Mean', 'Avg.': a summary of the rows, never ranked among them
     return label in BARE_TOTALS and _sums_its_siblings(item, items)
 
@@ -134,11 +136,12 @@ def cell_record(ctx: GenContext, item: PlanItem, value: str, prefer_visual: bool
 
 
 def row_unit(item: PlanItem) -> str:
-    """The unit a row states in a 'Unit' column (analysis tables), else ''."""
+    """The unit a row states in a 'Unit' column (analysis tables), else in its label ('GDP at current
+    prices (QAR billion)', 'Current account (% of GDP)'), else ''."""
     for col, cell in item.values.items():
         if col.strip().lower() in ("unit", "units") and cell.strip():
             return cell.strip()
-    return ""
+    return split_unit(strip_series(item.label))[1]
 
 
 def cell_unit(item: PlanItem, value: str) -> str:
