@@ -98,6 +98,7 @@ def test_checks_pass_on_materialized_set(built):
         find_duplicates, find_gold_problems, find_leaks, find_missing_evidence, find_missing_tasks,
         find_unknown_evidence,
     )
+    from mmeb_assets.qa.evidence_shows import evidence_problems
     from mmeb_resources.io_manager import _load
 
     for key in keys:
@@ -109,8 +110,10 @@ def test_checks_pass_on_materialized_set(built):
         assert not find_gold_problems(qa_set.items)
         plan = _load(home / "projects" / key / "event_plan.json")
         org = _load(home / "projects" / key / "organization.json")
-        assert not stale_gold_problems(ProjectIndex(plan=plan, org=org, records=records), qa_set.items)
-    assert len(QA_CHECKS) == 9
+        index = ProjectIndex(plan=plan, org=org, records=records)
+        assert not stale_gold_problems(index, qa_set.items)
+        assert not evidence_problems(index, qa_set.items)
+    assert len(QA_CHECKS) == 10
 
 
 def test_same_inputs_give_byte_identical_question_files(tmp_path):
