@@ -155,3 +155,36 @@ def test_the_company_and_a_requirement_are_no_definitions():
     assert definition_of("Mitigating associated risks means the PE and PA components must be properly configured.") is None
     assert definition_of("Risk tolerance refers to the organization’s readiness to bear the risk in order to "
                          "achieve its objectives.")
+
+
+def test_a_settings_table_is_read_with_each_row_a_quantity():
+    from mmeb_assets.facts.orientation import oriented
+
+    table = _table(caption="Table 5: Parameters for the logistic regression experiments",
+                   header=["", "MNIST-13k", "MNIST-100k"], header_rows=[["", "MNIST-13k", "MNIST-100k"]],
+                   rows=[["Minibatch size m", "100", "100"], ["Step size σ", "0.05", "0.01"],
+                         ["Number of samples T", "3000", "3000"]],
+                   column_paths=[[], ["MNIST-13k"], ["MNIST-100k"]],
+                   row_paths=[["Minibatch size m"], ["Step size σ"], ["Number of samples T"]])
+    read = oriented(table)
+    assert [p[0] for p in read.row_paths] == ["MNIST-13k", "MNIST-100k"]
+    facts = {(f.measure, f.subject, f.value) for f in table_facts(read, Tally())}
+    assert ("Step size σ", "MNIST-100k", "0.01") in facts
+    systems = [["BERT", "81.0", "79.2"], ["RoBERTa", "83.5", "80.1"], ["T5", "84.2", "82.0"]]
+    results = table.model_copy(update={"caption": "Table 2: Accuracy under three settings", "rows": systems,
+                                       "row_paths": [[row[0]] for row in systems]})
+    assert oriented(results).row_paths == results.row_paths
+
+
+def test_a_category_row_above_its_own_rows_is_not_compared_with_them():
+    from mmeb_assets.facts.summary_rows import parent_rows
+
+    table = _table(header=["Instruction", "Accuracy"], header_rows=[["Instruction", "Accuracy"]],
+                   rows=[["detectable_format", "61.2"], ["multiple_sections", "0"], ["number_bullets", "55.0"],
+                         ["startend", "2.985"]],
+                   column_paths=[[], ["Accuracy"]],
+                   row_paths=[["detectable_format"], ["detectable_format", "multiple_sections"],
+                              ["detectable_format", "number_bullets"], ["startend"]])
+    assert parent_rows(table) == {0}
+    assert [row[0] for row in named_table(table).rows] == [
+        "multiple_sections (detectable_format)", "number_bullets (detectable_format)", "startend"]

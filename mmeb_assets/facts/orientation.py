@@ -12,7 +12,7 @@ import re
 from mmeb_assets.facts.measure_rows import rows_are_measures, with_unit_column
 from mmeb_assets.ingestion.numbers import parse_number
 from mmeb_assets.ingestion.table_units import path_unit
-from mmeb_assets.schema.source import Table
+from mmeb_assets.schema.source import Table, caption_title
 
 MEASURE_WORD = re.compile(
     r"\b(?:BLEU|ROUGE|METEOR|CIDEr|TER|chrF|SPICE|BERTScore|NIST|F1|F-?score|F-?measure|precision|recall|accuracy|"
@@ -23,16 +23,31 @@ MEASURE_WORD = re.compile(
 UNIT_SUFFIX = re.compile(r"\((?:%|[a-z]{1,5}|[a-z]+/[a-z]+)\)\s*$")  # 'Time (ms)', not 'S2S(Base)'
 
 MIN_SHARE, MAX_OTHER_SHARE = 0.6, 0.3
+# a caption that leads with what the table sets ('Parameters for ...', 'Hyperparameters used ...',
+# 'Training settings'), or a stub headed so; not 'Accuracy under three settings', where settings are columns
+SETTINGS = re.compile(r"^(?:the\s+)?(?:(?:training|model|experimental|optimi[sz]ation|default|chosen|selected)\s+)?"
+                      r"(?:hyper-?)?(?:parameters?|settings?|configurations?)\b", re.I)
 
 
 def _names_measure(label: str) -> bool:
     return bool(MEASURE_WORD.search(label.strip()) or UNIT_SUFFIX.search(label.strip()))
 
 
+def is_settings_table(table: Table) -> bool:
+    """A table of settings ('Parameters for the logistic regression experiments', a 'Hyperparameter'
+    stub): each row is its own quantity (a batch size, a step size, a temperature), so rows are
+    measures and a column is one experiment, whatever the row labels say."""
+    stub = (table.header_rows[-1][0] if table.header_rows and table.header_rows[-1] else "").strip()
+    return bool(SETTINGS.match(caption_title(table.caption).strip()) or SETTINGS.fullmatch(stub))
+
+
 def rows_name_measures(table: Table) -> bool:
-    """True when most row labels name a measure and few column heads do (one stub column, no groups)."""
+    """True when most row labels name a measure and few column heads do (one stub column, no groups),
+    or the table lists settings."""
     if table.kind != "results" or table.stub_columns != 1 or len(table.rows) < 2 or table.part:
         return False
+    if is_settings_table(table) and all(len(path) == 1 for path in table.row_paths):
+        return True
     if any(len(path) != 1 for path in table.row_paths) or len(table.row_paths) != len(table.rows):
         return False
     heads = [" ".join(path) for path in table.column_paths[1:] if path]

@@ -10,6 +10,7 @@ import re
 
 from mmeb_assets.facts.caption_names import expanded_head
 from mmeb_assets.facts.glossary import expanded as with_expansion
+from mmeb_assets.facts.summary_rows import parent_rows
 from mmeb_assets.facts.misreads import continuation, garbled, values_in_label
 from mmeb_assets.facts.measure_rows import UNIT_COLUMN, row_unit, rows_are_measures, unit_column
 from mmeb_assets.facts.prose import Tally
@@ -325,10 +326,11 @@ def named_table(table: Table) -> Table:
             and not garbled(name)]
     header += [names[c] for c in kept]
     rows = []
-    repeated = shared_name_rows(table)
+    repeated, parents = shared_name_rows(table), parent_rows(table)
     for r, row in enumerate(table.rows):
         path = table.row_paths[r] if r < len(table.row_paths) else row[:1]
-        if r in repeated or values_in_label(row_subject(path, table.glossary) or row[0]) or continuation(path):
+        if r in repeated or r in parents or values_in_label(row_subject(path, table.glossary) or row[0]) \
+                or continuation(path):
             continue  # as its facts: no row a reader cannot name
         rows.append([row_subject(path, table.glossary) or row[0], *[row[c] if c < len(row) else "" for c in kept]])
     numbers = [[parse_number(c) for c in row] for row in rows]
