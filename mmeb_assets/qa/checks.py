@@ -156,15 +156,9 @@ def qa_gold_judged_right(context: dg.AssetCheckExecutionContext, qa_validated) -
                             "whose version current then shows it, read from the rendered records")
 def qa_stale_golds_exact(context: dg.AssetCheckExecutionContext, qa_validated, records, event_plan,
                          organization) -> dg.AssetCheckResult:
-    plans, orgs, recs = _own(event_plan, context), _own(organization, context), _own(records, context)
-    findings, checked = [], 0
-    for key, value in _own(qa_validated, context).items():
-        if key not in plans or key not in orgs or key not in recs:
-            continue
-        index = ProjectIndex(plan=plans[key], org=orgs[key], records=recs[key])
-        items = _items(value)
-        checked += sum(1 for i in items if i.generator.endswith("cross_source.stale"))
-        findings += stale_gold_problems(index, items)
+    checked, findings = _per_project(context, qa_validated, records, event_plan, organization,
+                                     lambda index, item: item.generator.endswith("cross_source.stale"),
+                                     stale_gold_problems)
     return _result(findings, severity=dg.AssetCheckSeverity.WARN, stale_questions=checked)
 
 
@@ -175,6 +169,14 @@ def qa_stale_golds_exact(context: dg.AssetCheckExecutionContext, qa_validated, r
                             "the asked row and names the asked measure, read from the rendered records")
 def qa_evidence_shows_asked(context: dg.AssetCheckExecutionContext, qa_validated, records, event_plan,
                             organization) -> dg.AssetCheckResult:
+    checked, findings = _per_project(context, qa_validated, records, event_plan, organization,
+                                     lambda index, item: bool(evidence_operands(index, item)), evidence_problems)
+    return _result(findings, severity=dg.AssetCheckSeverity.WARN, questions_on_cells=checked)
+
+
+def _per_project(context, qa_validated, records, event_plan, organization, counts, problems) -> tuple[int, list[str]]:
+    """(questions `counts` selects, findings of `problems`) over this run's projects, each read from
+    its rendered records with its plan and organization."""
     plans, orgs, recs = _own(event_plan, context), _own(organization, context), _own(records, context)
     findings, checked = [], 0
     for key, value in _own(qa_validated, context).items():
@@ -182,10 +184,11 @@ def qa_evidence_shows_asked(context: dg.AssetCheckExecutionContext, qa_validated
             continue
         index = ProjectIndex(plan=plans[key], org=orgs[key], records=recs[key])
         items = _items(value)
-        checked += sum(1 for i in items if evidence_operands(index, i))
-        findings += evidence_problems(index, items)
-    return _result(findings, severity=dg.AssetCheckSeverity.WARN, questions_on_cells=checked)
+        checked += sum(1 for i in items if counts(index, i))
+        findings += problems(index, items)
+    return checked, findings
 
 
-QA_CHECKS = [qa_no_leak, qa_gold_judged_right, qa_stale_golds_exact, qa_evidence_shows_asked, qa_evidence_ids_exist, qa_answerable_have_evidence, qa_no_duplicates,
-             qa_task_coverage, benchmark_integrity, benchmark_cross_project_duplicates]
+QA_CHECKS = [qa_no_leak, qa_gold_judged_right, qa_stale_golds_exact, qa_evidence_shows_asked, qa_evidence_ids_exist,
+             qa_answerable_have_evidence, qa_no_duplicates, qa_task_coverage, benchmark_integrity,
+             benchmark_cross_project_duplicates]
