@@ -32,3 +32,16 @@ def test_a_heading_run_into_a_sentence_is_not_asked():
     assert not _stands_alone("Retirement Services With responsibility for administering the Federal Retirement "
                              "Program, OPM covers more than 7.2 million active employees.")
     assert _stands_alone("In FY 2014 the agency hired 300 staff members across the country.")
+
+
+def test_a_bounded_figure_is_not_misquoted_into_a_claim_it_entails():
+    from mmeb_assets.qa.families.stated import BOUND_BEFORE
+
+    assert BOUND_BEFORE.search("We collect more than ")  # '... more than 100 dialogues': '98' would be entailed
+    assert not BOUND_BEFORE.search("The agency hired ")
+
+
+def test_a_titles_question_mark_is_no_part_of_the_works_name():
+    from mmeb_assets.simulation.seed_work import short_title
+
+    assert short_title("Can Language Models Follow Multiple Turns of Entangled Instructions?") == "Entangled Instructions"

@@ -50,7 +50,7 @@ def short_title(title: str) -> str:
 
 
 def _short(text: str) -> str:
-    head = re.sub(r"\([^)]*\)|\[[^]]*\]", " ", text).split(",")[0]
+    head = re.sub(r"\([^)]*\)|\[[^]]*\]|[?!]", " ", text).split(",")[0]  # a title's '?' is no part of a name
     words = [w for w in head.split() if not _numbering(w)]
     if len(words) > MAX_WORK_WORDS:
         tail: list[str] = []

@@ -34,6 +34,10 @@ def interpretation(ctx: GenContext) -> list[QAItem]:
     return out[:MAX_QUOTE_CLAIMS]
 
 
+BOUND_BEFORE = re.compile(r"\b(?:more than|over|at least|less than|fewer than|under|up to|at most|above|below|"
+                          r"exceeding|nearly|almost)\s*[$€£]?$", re.I)
+
+
 def _quote_claim(ctx: GenContext, item, items) -> QAItem | None:
     col = next((c for c in (FIGURE, EXPANSION, "definition") if c in item.values), None)
     if col is None or f"{item.id}:{col}" in ctx.index.errors_by_target:
@@ -41,6 +45,8 @@ def _quote_claim(ctx: GenContext, item, items) -> QAItem | None:
     stated = item.values[col].strip()
     record = cell_record(ctx, item, stated)
     supported = stable_rank(ctx.seed, "quote-claim-verdict", item.id) % 2 == 0
+    if not supported and col == FIGURE and BOUND_BEFORE.search((item.sentence or "").split(stated)[0]):
+        return None  # 'more than 100 dialogues': a claim of 'more than 98' is entailed, not refuted
     claimed = stated if supported else _other(ctx, item, col, stated, items)
     if record is None or not claimed:
         return None
