@@ -188,3 +188,10 @@ def test_a_category_row_above_its_own_rows_is_not_compared_with_them():
     assert parent_rows(table) == {0}
     assert [row[0] for row in named_table(table).rows] == [
         "multiple_sections (detectable_format)", "number_bullets (detectable_format)", "startend"]
+
+
+def test_a_clipped_word_before_another_is_expanded_only_where_the_text_prints_the_pair():
+    words = Counter({"context": 40, "contexts": 3, "external": 6, "external resources": 2, "conversation": 9})
+    assert clipped_word("Ext.", words, "Resources") == "external"
+    assert clipped_word("Cont.", words, "Conversation") == ""  # 'Continue Conversation'? the text never says
+    assert clipped_word("Cont.", words) == "context"

@@ -77,14 +77,29 @@ def document_glossary(document: SourceDocument) -> dict[str, str]:
 
 
 def document_words(document: SourceDocument) -> Counter:
-    """How often each lower-case word of the document's text occurs (for clipped heads)."""
-    return Counter(w if re.search(r"[-\d]", w) else w.lower() for page in document.pages
-                   for w in re.findall(r"[A-Za-z]{4,}(?:-[A-Za-z\d]+)?|[A-Za-z]+-\d+", page.text))
+    """How often each lower-case word of the document's text occurs, and each pair of words ('external
+    resources'), for clipped heads."""
+    words = Counter(w if re.search(r"[-\d]", w) else w.lower() for page in document.pages
+                    for w in re.findall(r"[A-Za-z]{4,}(?:-[A-Za-z\d]+)?|[A-Za-z]+-\d+", page.text))
+    for page in document.pages:
+        plain = re.findall(r"[A-Za-z]+", page.text.lower())
+        words.update(f"{a} {b}" for a, b in zip(plain, plain[1:]) if len(a) >= 4)
+    return words
 
 
-def clipped_word(token: str, words: Counter) -> str:
+def clipped_word(token: str, words: Counter, following: str = "") -> str:
     """The document's word a clipped head stands for: 'Recomm.' -> 'recommendation', 'Avg.' ->
-    'average', when the document prints one word with that stem far more often than any other."""
+    'average', when the document prints one word with that stem far more often than any other; a
+    clipped word before another ('Ext. Resources') only where the text prints the two together
+    ('external resources'): 'Cont. Conversation' is left as printed when the text never spells it."""
+    word = _clipped(token, words)
+    if word and following and re.fullmatch(r"[A-Za-z]+", following) and " " not in word \
+            and not words.get(f"{word.lower()} {following.lower()}", 0) and not token.startswith(("Avg", "avg")):
+        return ""
+    return word
+
+
+def _clipped(token: str, words: Counter) -> str:
     if short := re.fullmatch(r"([A-Za-z]{1,2})(-\w+)", token):  # 'R-1' where the text says 'ROUGE-1'
         found = sorted((n, w) for w, n in words.items() if len(w) > len(token) + 1 and w.endswith(short.group(2))
                        and w.lower().startswith(short.group(1).lower()) and w[:len(short.group(1))].isupper())
@@ -94,8 +109,8 @@ def clipped_word(token: str, words: Counter) -> str:
         return ""
     if stem in CONTRACTED and words.get(CONTRACTED[stem], 0):
         return CONTRACTED[stem]  # 'Avg.' is no prefix of 'average'; the document still says 'average'
-    found = sorted(((n, w) for w, n in words.items() if w.startswith(stem) and len(w) > len(stem) + 1),
-                   reverse=True)
+    found = sorted(((n, w) for w, n in words.items() if w.startswith(stem) and len(w) > len(stem) + 1
+                    and " " not in w), reverse=True)
     if not found or found[0][0] < 2 or len(found) > 1 and found[1][0] * 2 > found[0][0]:
         return ""
     return found[0][1]
@@ -106,12 +121,15 @@ def with_glossary(tables: list[Table], glossary: dict[str, str], words: Counter 
     labels print."""
     out = []
     for table in tables:
-        printed = {w for p in [*table.column_paths, *table.row_paths, [table.caption]] for part in p
-                   for w in re.findall(r"[A-Za-z&\d.\-]+", part)}
+        parts = [re.findall(r"[A-Za-z&\d.\-]+", part) for p in [*table.column_paths, *table.row_paths,
+                                                                  [table.caption]] for part in p]
+        printed = {w for tokens in parts for w in tokens}
         used = {a: e for a, e in glossary.items() if a in printed and a.lower() != e.lower()}
-        for token in printed - set(used):
-            if word := clipped_word(token, words or Counter()):
-                used[token] = word
+        for tokens in parts:
+            for k, token in enumerate(tokens):
+                following = tokens[k + 1] if k + 1 < len(tokens) else ""
+                if token not in used and (word := clipped_word(token, words or Counter(), following)):
+                    used[token] = word
         out.append(table.model_copy(update={"glossary": used}) if used else table)
     return out
 
