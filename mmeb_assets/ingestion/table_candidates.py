@@ -16,6 +16,7 @@ import pymupdf
 
 from mmeb_assets.ingestion.numbers import parse_number
 from mmeb_assets.ingestion.pdf_text import CAPTION_RE, normalize_text
+from mmeb_assets.ingestion.table_model import MODES as MODEL_NAMES
 from mmeb_assets.ingestion.table_words import line_segments
 
 log = logging.getLogger(__name__)
@@ -272,9 +273,11 @@ def _caption_area_candidates(page: pymupdf.Page, breaks: tuple[float, ...]) -> l
 
 
 def extractors_allowed() -> set[str] | None:
-    """`MMEB_TABLE_EXTRACTORS` (comma list) restricts the extractors, to compare them (bench_tables)."""
+    """`MMEB_TABLE_EXTRACTORS` (comma list) restricts the extractors, to compare them (bench_tables).
+    The learned reader's names (`table_model.MODES`) choose how structure is read, not candidates:
+    named alone, every candidate extractor runs."""
     value = os.environ.get("MMEB_TABLE_EXTRACTORS", "").strip()
-    return {v.strip() for v in value.split(",") if v.strip()} or None
+    return {v.strip() for v in value.split(",") if v.strip() and v.strip() not in MODEL_NAMES} or None
 
 
 def page_candidates(path: Path, doc: pymupdf.Document, page_no: int, breaks: tuple[float, ...] = (),

@@ -16,6 +16,7 @@ from mmeb_assets.ingestion.pdf_text import Caption
 from mmeb_assets.ingestion.table_candidates import Candidate, areas_around, page_candidates
 from mmeb_assets.ingestion.table_grid import grid_structure
 from mmeb_assets.ingestion.table_kind import table_kind
+from mmeb_assets.ingestion.table_model_read import structure_for
 from mmeb_assets.ingestion.page_columns import caption_column, with_row_labels, within_column
 from mmeb_assets.ingestion.table_structure import read_structure, ruled_width, table_area
 from mmeb_assets.ingestion.table_words import line_segments
@@ -120,6 +121,9 @@ def tables_under_caption(caption: Caption, cand: Candidate, doc: pymupdf.Documen
     if cand.grid and (not read or sum(len(t.rows) for t in read) < 0.6 * grid_rows
                       or cand.extractor in RULED_GRIDS and _two_values(r for t in read for r in t.rows) > _two_values(cand.grid)):
         read = [grid_structure(cand.grid, caption.text)]
+    rules_read = read
+    read = structure_for(page, area, caption.text, caption.bbox, read, cand.grid)  # the learned reader's, where chosen
+    extractor = cand.extractor if read is rules_read else f"{cand.extractor}+slanet"  # which reading, for a check
     tables = []
     for index, part in enumerate(read):
         suffix = chr(ord("a") + index) if len(read) > 1 else ""
@@ -131,7 +135,7 @@ def tables_under_caption(caption: Caption, cand: Candidate, doc: pymupdf.Documen
         tables.append(Table(
             id=f"table_{caption.label or caption.number}{suffix}", number=caption.number, caption=caption.text, page=caption.page,
             header=header, rows=part.rows, numbers=[[parse_number(c) for c in row] for row in part.rows],
-            extractor=cand.extractor, bbox=tuple(round(v, 2) for v in cand.bbox), header_rows=part.header_rows,
+            extractor=extractor, bbox=tuple(round(v, 2) for v in cand.bbox), header_rows=part.header_rows,
             column_paths=part.column_paths, stub_columns=part.stub_columns, row_paths=part.row_paths,
             unit=part.unit, column_units=part.column_units, kind=kind, kind_reason=why, part=suffix))
     return tables
