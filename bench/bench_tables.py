@@ -352,9 +352,11 @@ def all_sets(args, cell_paths) -> int:
     for name, tuned in LABEL_SETS:
         files, pdfs, skipped = label_files(LABELS.parent / name, args)
         results, seconds = run_setting(files, pdfs, args.extractors, args, cell_paths)
-        lines.append(f"{name} ({tuned}; {len(skipped)} PDFs missing) " + summary_line(args.extractors, summary(results),
-                                                                                     seconds))
-    print(f"HEADLINE, labels nobody tuned on: {lines[0]}\n" + SUMMARY_HEAD + "\n" + "\n".join(lines))
+        lines.append(f"| {name} ({tuned}; {len(skipped)} PDFs missing) " + summary_line(args.extractors, summary(results),
+                                                                                       seconds))
+    head = SUMMARY_HEAD.splitlines()
+    print(f"HEADLINE, labels nobody tuned on: {lines[0]}\n" + "\n".join(["| label set " + head[0], "|---" + head[1],
+                                                                        *lines]))
     return 0
 
 
