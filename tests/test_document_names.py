@@ -195,3 +195,20 @@ def test_a_clipped_word_before_another_is_expanded_only_where_the_text_prints_th
     assert clipped_word("Ext.", words, "Resources") == "external"
     assert clipped_word("Cont.", words, "Conversation") == ""  # 'Continue Conversation'? the text never says
     assert clipped_word("Cont.", words) == "context"
+
+
+def test_a_head_that_names_no_measure_takes_the_one_the_citing_sentences_name():
+    from mmeb_assets.facts.table_mentions import introduced_measures, with_introduced
+    from mmeb_assets.provenance import make_provenance
+    from mmeb_assets.schema.source import PageText, SourceDocument
+
+    table = _table(number=6, caption="Table 6: Results with different weights.", column_paths=[[], ["Formula"]])
+    text = ("We compare three weightings. Table 6 reports the accuracy of each weighting on the held-out suites. "
+            "Table 7 lists the latency.")
+    document = SourceDocument(seed_id="s", provenance=make_provenance("s", "ingestion", "rules"), title="t", path="t.pdf",
+                              sha256="0", n_pages=1, pages=[PageText(page=1, text=text)], tables=[table], figures=[],
+                              numeric_claims=[])
+    assert introduced_measures(document) == {6: "accuracy"}
+    (named,) = with_introduced([table], introduced_measures(document))
+    assert measure_name(named, ["Formula"], "") == "accuracy (Formula)"
+    assert measure_name(table, ["Formula"], "") == "Formula"

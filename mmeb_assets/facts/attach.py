@@ -4,14 +4,12 @@ the document's numbered section titles."""
 from __future__ import annotations
 
 from mmeb_assets.facts.acronyms import acronym_statements
-from mmeb_assets.facts.glossary import document_glossary, document_words, with_glossary
-from mmeb_assets.facts.extract import extract_facts
+from mmeb_assets.facts.extract import extract_facts, in_context
 from mmeb_assets.facts.orientation import oriented
 from mmeb_assets.facts.row_groups import measure_groups
 from mmeb_assets.facts.quantities import quantity_statements
 from mmeb_assets.facts.sections import document_sections
 from mmeb_assets.facts.statements import statements
-from mmeb_assets.facts.caption_names import with_topics
 from mmeb_assets.facts.tables import list_table_reason, named_table
 from mmeb_assets.ingestion.repairs import with_repairs
 from mmeb_assets.schema.source import Claim, Fact, SourceDocument, SourceFacts, Statement
@@ -63,7 +61,7 @@ def attach_facts(source_facts: SourceFacts, document: SourceDocument) -> SourceF
     else:
         claims, repairs = _fact_claims(source_facts.textual.claims, facts)
     tables = []
-    for table in with_glossary(with_topics(source_facts.tables), document_glossary(document), document_words(document)):
+    for table in in_context(source_facts.tables, document):
         reason = list_table_reason(table)
         if reason:
             repairs.append(f"left {table.id} (page {table.page}) out of the facts: {reason}")

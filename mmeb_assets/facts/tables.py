@@ -169,7 +169,7 @@ def measure_name(table: Table, column_path: list[str] | tuple[str, ...], unit: s
     elif _is_code(raw) and words == raw and not names_a_measure(name) or \
             all(YEAR.match(w) or re.fullmatch(r"[\d\s\-–/.]+", w) for w in words):
         name = _led_by_caption(table, " ".join(raw), words)
-    elif not names_a_measure(name + " " + unit) and (head := caption_head(table)):
+    elif not names_a_measure(name + " " + unit) and (head := caption_head(table) or table.measure_hint):
         name = f"{head} ({_flat(name, words)})"  # 'phil' under 'Accuracy of five classifiers ...': accuracy on phil
     if table.topic and table.topic.lower() not in name.lower():
         name = f"{name} for {table.topic}"  # twin tables: 'death rate (White) for stroke'

@@ -66,6 +66,8 @@ class Table(BaseModel):
                                                "columns: the words its caption has that the twin's lacks ('stroke')")
     glossary: dict[str, str] = Field(default={}, description="the document's expansions of abbreviations its "
                                                              "heads and rows print ('H&S': 'Heilman and Smith')")
+    measure_hint: str = Field(default="", description="the measure the sentences citing the table name "
+                                                      "('accuracy'), for heads and captions that name none")
 
 
 class Figure(BaseModel):
