@@ -45,3 +45,13 @@ def test_a_titles_question_mark_is_no_part_of_the_works_name():
     from mmeb_assets.simulation.seed_work import short_title
 
     assert short_title("Can Language Models Follow Multiple Turns of Entangled Instructions?") == "Entangled Instructions"
+
+
+def test_a_table_head_read_into_a_sentence_and_a_propositions_number_are_not_asked():
+    from mmeb_assets.facts.quantities import blanked
+
+    assert not _stands_alone("Description Type Status Start Date End Date Percentage Increase port capacity "
+                             "throughput availability by 10 percent by 2026.")
+    assert _stands_alone("The National Highway Traffic Safety Administration reported 36,000 deaths in 2021.")
+    assert blanked("The allocation is efficient whenever proposition 1 holds for both countries.", "1") is None
+    assert blanked("The agency hired 300 staff members across the country.", "300") is not None

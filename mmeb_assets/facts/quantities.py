@@ -41,6 +41,13 @@ VERB = re.compile(r"\s(?:SHALL|MUST|SHOULD|MAY|shall|must|should|may|will|can|co
 # 'Retirement Services With responsibility for ...': a heading run into its paragraph's first sentence
 GLUED_HEADING = re.compile(r"^(?:[A-Z][\w’'&\-]*\s+){1,6}(?:With|The|In|For|As|To|A|An|This|Our|We|Each|All|By|"
                            r"On|At|From|Since|During|Under|Over|Through|After|Before)\s+[a-z]")
+# a table's header row read into the prose after it ('Description Type Status Start Date End Date ...')
+HEAD_WORDS = {"description", "type", "status", "start", "end", "date", "target", "targets", "baseline", "measure",
+              "indicator", "unit", "units", "value", "year", "goal", "objective", "source", "notes", "total"}
+# a number that names a statement, a part or a place in the document ('proposition 1 holds', 'step 3')
+NUMBERING_BEFORE = re.compile(r"\b(?:proposition|lemma|theorem|corollary|assumption|equation|eq\.|section|figure|"
+                              r"fig\.|table|appendix|chapter|step|article|footnote|hypothesis|phase|tier|level)\s*$",
+                              re.I)
 MAX_COUNTED_WORDS = 4
 CURRENCY_SIGNS = "$€£"
 DURATION_UNITS = {"ms", "seconds", "minutes", "hours", "days", "weeks", "months", "years", "GB", "MB", "TB", "km",
@@ -81,7 +88,14 @@ def _stands_alone(sentence: str) -> bool:
             and not POINTS_BACK.search(sentence)  # '... this estimation ...': what it measures is in another sentence
             and len(NUMBER_RE.findall(sentence)) <= MAX_NUMBERS and sentence.count("(") == sentence.count(")")
             and not re.search(r"[a-z]{3,}\. [A-Z]", sentence)  # two sentences read as one
-            and not GLUED_HEADING.match(sentence))
+            and not GLUED_HEADING.match(sentence) and not _table_head_first(sentence))
+
+
+def _table_head_first(sentence: str) -> bool:
+    """Two or more header words among the capitalised words the sentence opens with."""
+    lead = re.match(r"(?:[A-Z][\w/&\-]*\s+)+", sentence)
+    words = lead.group().lower().split() if lead else []
+    return len(words) >= 4 and sum(w in HEAD_WORDS for w in words) >= 2
 
 
 def blanked(sentence: str, value: str) -> tuple[str, str] | None:
@@ -93,6 +107,8 @@ def blanked(sentence: str, value: str) -> tuple[str, str] | None:
     start, end = spots[0].start("value"), spots[0].end("value")
     if sentence[:start].count("(") > sentence[:start].count(")"):
         return None  # '(average 3.34 seconds, σ = 10.99)': a figure in an aside, no sentence of its own
+    if NUMBERING_BEFORE.search(sentence[:start]):
+        return None  # 'whenever proposition 1 holds': the number names a proposition, it counts nothing
     if DETERMINER_BEFORE.search(sentence[:start].rstrip(CURRENCY_SIGNS)):
         return None  # 'the 15 candidates', 'from 6 to 10 percent': blanked, the sentence no longer reads
     if start > 0 and sentence[:start].strip() and NAME_BEFORE.search(sentence[:start].rstrip(CURRENCY_SIGNS + " ")) \
