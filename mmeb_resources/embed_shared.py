@@ -44,6 +44,7 @@ def claim_forward(path, key: str, now: float | None = None) -> bool:
     now = time.time() if now is None else now
     with transaction(path) as conn:
         conn.execute("CREATE TABLE IF NOT EXISTS walk_claims (key TEXT PRIMARY KEY, at REAL NOT NULL)")
+        conn.execute("BEGIN IMMEDIATE")  # read and claim under one write lock: two callers never both walk forward
         row = conn.execute("SELECT at FROM walk_claims WHERE key = ?", (key,)).fetchone()
         if row is not None and now - row[0] < CLAIM_FRESH_S:
             return False

@@ -61,3 +61,27 @@ def test_the_second_caller_walks_back_until_the_claim_is_stale(tmp_path):
     assert not claim_forward(path, "k", now=1001.0)
     assert claim_forward(path, "k", now=1000.0 + CLAIM_FRESH_S + 1)
     assert claim_forward(path, "other", now=1001.0)
+
+
+def _claim(cache: str, start, out) -> None:
+    from mmeb_resources.embed_shared import claim_forward
+
+    start.wait()
+    out.put(claim_forward(cache, "same-questions"))
+
+
+def test_only_one_of_many_callers_starting_together_walks_forward(tmp_path):
+    """The claim is read and written under one write lock: two runs that both read 'no claim' before
+    either wrote one both walked forward, in step, and embedded every question twice (CI saw 800 of 400)."""
+    ctx = mp.get_context("fork")
+    callers = 8
+    for attempt in range(5):
+        start, out = ctx.Barrier(callers), ctx.Queue()
+        cache = str(tmp_path / f"claims{attempt}.sqlite")
+        procs = [ctx.Process(target=_claim, args=(cache, start, out)) for _ in range(callers)]
+        for proc in procs:
+            proc.start()
+        forward = [out.get(timeout=60) for _ in procs]
+        for proc in procs:
+            proc.join(60)
+        assert sum(forward) == 1, forward
