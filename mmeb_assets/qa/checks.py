@@ -19,6 +19,11 @@ def _result(findings: list[str], severity=dg.AssetCheckSeverity.ERROR, **meta) -
                                metadata={"findings": len(findings), "first": "; ".join(findings[:5]), **meta})
 
 
+# what a check that reads the rendered records needs beside the questions
+RENDERED_PROJECT = {"records": dg.AssetIn("records"), "event_plan": dg.AssetIn("event_plan"),
+                    "organization": dg.AssetIn("organization")}
+
+
 def _run_partition(context) -> str | None:
     run = getattr(context, "run", None)
     tags = getattr(run, "tags", None) or {}
@@ -149,9 +154,7 @@ def qa_gold_judged_right(context: dg.AssetCheckExecutionContext, qa_validated) -
     return _result(findings, severity=dg.AssetCheckSeverity.WARN, answerable=answerable)
 
 
-@dg.asset_check(asset=qa_validated, blocking=False,
-                additional_ins={"records": dg.AssetIn("records"), "event_plan": dg.AssetIn("event_plan"),
-                                "organization": dg.AssetIn("organization")},
+@dg.asset_check(asset=qa_validated, blocking=False, additional_ins=RENDERED_PROJECT,
                 description="each 'which documents still showed the old value' gold is exactly the documents "
                             "whose version current then shows it, read from the rendered records")
 def qa_stale_golds_exact(context: dg.AssetCheckExecutionContext, qa_validated, records, event_plan,
@@ -162,9 +165,7 @@ def qa_stale_golds_exact(context: dg.AssetCheckExecutionContext, qa_validated, r
     return _result(findings, severity=dg.AssetCheckSeverity.WARN, stale_questions=checked)
 
 
-@dg.asset_check(asset=qa_validated, blocking=False,
-                additional_ins={"records": dg.AssetIn("records"), "event_plan": dg.AssetIn("event_plan"),
-                                "organization": dg.AssetIn("organization")},
+@dg.asset_check(asset=qa_validated, blocking=False, additional_ins=RENDERED_PROJECT,
                 description="every kept question on table cells cites a record that prints each cell's value in "
                             "the asked row and names the asked measure, read from the rendered records")
 def qa_evidence_shows_asked(context: dg.AssetCheckExecutionContext, qa_validated, records, event_plan,

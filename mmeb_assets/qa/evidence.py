@@ -144,7 +144,7 @@ class ProjectIndex:
             candidates = self.find(value)
         unique = list({r.id: r for r in candidates}.values())
         item = self.items.get(ref or "")
-        if item is not None and item.table_id and item.kind != "statement" and not item.asked:
+        if is_table_row(item):
             unique = [r for r in unique if self.shows_in_row(r, item, value)]  # not the digits in another row
         if not unique:
             return None
@@ -157,9 +157,14 @@ class ProjectIndex:
         """The document's records showing `value`; with a `target` ('item:column') of a table row,
         only those printing it in that row (the old digits in the row above are not the target's)."""
         item = self.items.get(target.partition(":")[0]) if target else None
-        in_row = item is not None and item.table_id and item.kind != "statement" and not item.asked
+        in_row = is_table_row(item)
         return [r for r in self.by_doc.get(doc_id, []) if value is None or self.shows(r, value)
                 and (not in_row or self.shows_in_row(r, item, value))]
+
+
+def is_table_row(item) -> bool:
+    """A plan item made from a row of a printed table (not a statement or a figure of the prose)."""
+    return item is not None and bool(item.table_id) and item.kind != "statement" and not item.asked
 
 
 def _row_names(item, siblings) -> list[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mmeb_assets.qa.evidence import ProjectIndex
+from mmeb_assets.qa.evidence import ProjectIndex, is_table_row
 from mmeb_assets.qa.row_lines import tokens
 from mmeb_assets.schema import PlanItem, QAItem
 
@@ -42,7 +42,7 @@ def operands(index: ProjectIndex, question: QAItem) -> list[Operand]:
         items = [i for i in index.plan.items if i.table_id == ids and i.label in labels]
     out = []
     for item in items:
-        if not item.table_id or item.kind == "statement" or item.asked:
+        if not is_table_row(item):
             return []  # a figure or statement of prose is checked in its own sentence's words
         if column not in item.values:
             return []

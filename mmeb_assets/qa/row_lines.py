@@ -3,6 +3,7 @@ or on the cells printed after it before the next row's label (tables drawn one c
 from __future__ import annotations
 
 import re
+from typing import Iterator
 
 from mmeb_assets.qa.phrasing import strip_series
 from mmeb_assets.qa.text import contains_value
@@ -30,12 +31,21 @@ def row_shows(lines: list[str], label: str | list[str], others: list[str], value
             wanted = next((name for name in names if name <= both and name & have and name - have), None)
         if wanted is None:
             continue
-        for k, cell in enumerate(lines[n:n + MAX_ROW_LINES]):
-            if k and any(tokens(strip_series(o)) and tokens(strip_series(o)) <= tokens(cell)
-                         and not wanted <= tokens(cell) for o in others):
-                break
-            if any(contains_value(cell, v) for v in values):
-                return True
+        def next_row(cell: str, wanted=wanted) -> bool:
+            return any(tokens(strip_series(o)) and tokens(strip_series(o)) <= tokens(cell)
+                       and not wanted <= tokens(cell) for o in others)
+
+        if any(contains_value(cell, v) for cell in row_cells(lines, n, next_row) for v in values):
+            return True
     return False
+
+
+def row_cells(lines: list[str], start: int, next_row) -> Iterator[str]:
+    """The line naming a row, then the cells printed after it (a table drawn one cell a line), up to
+    the line `next_row` says names another row, at most `MAX_ROW_LINES` in all."""
+    for k, cell in enumerate(lines[start:start + MAX_ROW_LINES]):
+        if k and next_row(cell):
+            return
+        yield cell
 
 

@@ -14,10 +14,10 @@ from collections import defaultdict
 from datetime import datetime
 
 from mmeb_assets.qa.evidence import ProjectIndex
+from mmeb_assets.qa.row_lines import row_cells
 from mmeb_assets.qa.text import contains_value
 from mmeb_assets.schema import QAItem, Record
 
-MAX_ROW_LINES = 12
 
 
 def stale_titles(index: ProjectIndex, target: str, wrong: str, correct: str, at: datetime) -> set[str]:
@@ -42,15 +42,9 @@ def shows_as_current(lines: list[str], names: list[str], others: list[str], wron
     """A line naming the target, or a cell after it before the next row's label (a table drawn one cell
     a line), gives the old value, and that line does not also give the corrected one (a correction or
     a change note names both)."""
-    for n, line in enumerate(lines):
-        if not _names(line, names):
-            continue
-        for k, cell in enumerate(lines[n:n + MAX_ROW_LINES]):
-            if k and _names(cell, others):
-                break
-            if _gives(cell, wrong) and not _gives(cell, correct):
-                return True
-    return False
+    return any(_gives(cell, wrong) and not _gives(cell, correct)
+               for n, line in enumerate(lines) if _names(line, names)
+               for cell in row_cells(lines, n, lambda cell: _names(cell, others)))
 
 
 def _gives(line: str, value: str) -> bool:

@@ -55,8 +55,8 @@ def _other_source(ctx: GenContext, item: PlanItem, value: str, correction: Recor
     index = ctx.index
     for doc in index.plan.documents:
         if item.id in doc.item_ids and not doc.error_ids_shown_wrong:
-            found = [r for r in index.doc_records(doc.id, value) if r.source in DOC_SOURCES
-                     and r.source != correction.source and index.shows_in_row(r, item, value)]
+            found = [r for r in index.doc_records(doc.id, value, f"{item.id}:") if r.source in DOC_SOURCES
+                     and r.source != correction.source]
             if found:
                 return found[0]
     post = cell_record(ctx, item, value)
