@@ -4,7 +4,7 @@ the document's numbered section titles."""
 from __future__ import annotations
 
 from mmeb_assets.facts.acronyms import acronym_statements
-from mmeb_assets.facts.extract import extract_facts, in_context
+from mmeb_assets.facts.extract import extract_facts, in_context, table_context
 from mmeb_assets.facts.orientation import oriented
 from mmeb_assets.facts.row_groups import measure_groups
 from mmeb_assets.facts.quantities import quantity_statements
@@ -55,13 +55,14 @@ def _fact_claims(claims: list[Claim], facts: list[Fact]) -> tuple[list[Claim], l
 
 def attach_facts(source_facts: SourceFacts, document: SourceDocument) -> SourceFacts:
     """`source_facts` with its facts, non-facts, fact-only claims and numeric tables only."""
-    facts, non_facts = extract_facts(document)
+    context = table_context(document)
+    facts, non_facts = extract_facts(document, context)
     if source_facts.provenance.generator == "rules":
         claims, repairs = claims_from_facts(facts), []
     else:
         claims, repairs = _fact_claims(source_facts.textual.claims, facts)
     tables = []
-    for table in in_context(source_facts.tables, document):
+    for table in in_context(source_facts.tables, context):
         reason = list_table_reason(table)
         if reason:
             repairs.append(f"left {table.id} (page {table.page}) out of the facts: {reason}")

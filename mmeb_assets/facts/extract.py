@@ -1,6 +1,9 @@
 """`extract_facts(document)`: the facts of a seed document and the non-facts kept out, per reason."""
 from __future__ import annotations
 
+from collections import Counter
+from typing import NamedTuple
+
 from mmeb_assets.facts.caption_names import with_topics
 from mmeb_assets.facts.table_mentions import introduced_measures, with_introduced
 from mmeb_assets.facts.glossary import document_glossary, document_words, with_glossary
@@ -21,19 +24,30 @@ def _areas(document: SourceDocument) -> dict[int, list[tuple]]:
     return areas
 
 
-def in_context(tables: list[Table], document: SourceDocument) -> list[Table]:
+class TableContext(NamedTuple):
+    """What the rest of a document says of its tables, read once per document."""
+
+    measures: dict[int, str]  # table number -> the measure the sentences citing it name
+    glossary: dict[str, str]  # abbreviation -> its expansion in the document's words
+    words: Counter  # the document's words and word pairs, for clipped heads
+
+
+def table_context(document: SourceDocument) -> TableContext:
+    return TableContext(introduced_measures(document), document_glossary(document), document_words(document))
+
+
+def in_context(tables: list[Table], context: TableContext) -> list[Table]:
     """The tables with what the rest of the document says of them: the topic that sets twin tables apart,
     the measure the sentences citing them name, the expansions of the abbreviations they print."""
-    tables = with_introduced(with_topics(tables), introduced_measures(document))
-    return with_glossary(tables, document_glossary(document), document_words(document))
+    return with_glossary(with_introduced(with_topics(tables), context.measures), context.glossary, context.words)
 
 
-def extract_facts(document: SourceDocument) -> tuple[list[Fact], list[NonFactClass]]:
+def extract_facts(document: SourceDocument, context: TableContext | None = None) -> tuple[list[Fact], list[NonFactClass]]:
     """Table facts first (cells of numeric tables), then prose facts outside table and figure areas;
     a value printed twice with the same measure on one page is one fact."""
     tally = Tally()
     facts: list[Fact] = []
-    for table in in_context(document.tables, document):
+    for table in in_context(document.tables, context or table_context(document)):
         for part in measure_groups(oriented(table)):
             facts.extend(table_facts(part, tally))
     facts.extend(prose_facts(document, tally, _areas(document)))
