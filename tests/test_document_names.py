@@ -209,6 +209,8 @@ def test_a_head_that_names_no_measure_takes_the_one_the_citing_sentences_name():
                               sha256="0", n_pages=1, pages=[PageText(page=1, text=text)], tables=[table], figures=[],
                               numeric_claims=[])
     assert introduced_measures(document) == {6: "accuracy"}
+    from mmeb_assets.facts.table_mentions import _cited
+    assert _cited("Table 12 reports the latency, Table 6.2 the recall and Table 6 the accuracy.") == {12, 6}
     (named,) = with_introduced([table], introduced_measures(document))
     assert measure_name(named, ["Formula"], "") == "accuracy (Formula)"
     assert measure_name(table, ["Formula"], "") == "Formula"

@@ -20,8 +20,11 @@ MEASURE = re.compile(
     r"exact\s+match|AUC|MRR|nDCG(?:@\d+)?|correlations?|latency|throughput)\b", re.I)
 
 
-def _cited(sentence: str, number: int) -> bool:
-    return bool(re.search(rf"\b(?:Table|Tab\.)\s*{number}(?![\d.]\d)", sentence))
+CITED = re.compile(r"\b(?:Table|Tab\.)\s*(\d+)(?!\d|\.\d)")  # 'Table 6', not 'Table 6.2' nor the '1' of 'Table 12'
+
+
+def _cited(sentence: str) -> set[int]:
+    return {int(m.group(1)) for m in CITED.finditer(sentence)}
 
 
 def introduced_measures(document: SourceDocument) -> dict[int, str]:
@@ -30,9 +33,8 @@ def introduced_measures(document: SourceDocument) -> dict[int, str]:
     found: dict[int, Counter] = {n: Counter() for n in numbers}
     for page in document.pages:
         for sentence in sentences(" ".join(page.text.split())):
-            for number in numbers:
-                if _cited(sentence, number):
-                    found[number].update(" ".join(m.group().lower().split()) for m in MEASURE.finditer(sentence))
+            for number in _cited(sentence) & numbers:
+                found[number].update(" ".join(m.group().lower().split()) for m in MEASURE.finditer(sentence))
     return {n: words.most_common(1)[0][0] for n, words in found.items() if words}
 
 
