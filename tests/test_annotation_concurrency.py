@@ -21,7 +21,7 @@ import pytest
 
 from mmeb_assets.annotation import db
 from mmeb_assets.annotation.server import MAX_COMMENT_CHARS, MAX_FORM_BYTES, AnnotationApp, make_server
-from test_annotation_http import GOOD, app_home, request, running  # noqa: F401 - app_home is a fixture
+from test_annotation_http import GOOD, app_home, request, running, stop  # noqa: F401 - app_home is a fixture
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -102,17 +102,6 @@ def _serve(home: Path, *extra_env: tuple[str, str]) -> tuple[subprocess.Popen, i
     raise AssertionError(f"the annotation server did not start (rc={proc.returncode})")
 
 
-def _stop(proc: subprocess.Popen) -> None:
-    """SIGTERM, then SIGKILL if a loaded machine has not let it exit within 30 s (what it saved is checked
-    from the database, not from how it exits)."""
-    proc.terminate()
-    try:
-        proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=30)
-
-
 def _post_all(port: int, annotator: str, items: list[str], acknowledged: list, comment: str) -> None:
     """Save each item once; record what the server acknowledged (303) before it went away."""
     for item_id in items:
@@ -147,7 +136,7 @@ def test_server_killed_inside_a_save_keeps_it_whole_and_resumes(app_home, tmp_pa
         assert status == 303 and headers["Location"] == f"/a/ana/item/{order[3]}"  # resumes at the lost one
         _post_all(port, "ana", order[3:], acknowledged, "again")
     finally:
-        _stop(proc)
+        stop(proc)
     saved = rows(home)
     assert sorted((r["annotator"], r["item_id"], r["comment"]) for r in saved) == sorted(acknowledged)
     assert len(saved) == len(order)
