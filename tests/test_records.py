@@ -310,6 +310,10 @@ def test_chart_titles_say_what_the_bars_are():
     assert chart_title("Recall@10", [item("progression"), item("release")]) == "Recall@10 by run"
     assert chart_title("Cost (EUR m)", [item("analysis")]) == "Cost (EUR m) by item"
     assert chart_title("2023", [item("analysis"), item("release")]) == "Values for 2023 by item"  # demo's total row
+    from mmeb_assets.records.chart_units import unit_suffix
+    title = chart_title("Emissions in 2023 (kt CO2e)", [item("analysis")])
+    assert title + unit_suffix("kt CO2e", title) == "Emissions in 2023 (kt CO2e) by item"  # the unit said once
+    assert unit_suffix("kt CO2e", "Values for 2023 by item") == " (kt CO2e)"
 
 
 @pytest.mark.parametrize("text,value,found", [

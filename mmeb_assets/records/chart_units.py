@@ -58,9 +58,10 @@ def chart_groups(items: list[PlanItem], column: str, values: list[str], facts: S
     return sorted(kept, key=lambda g: (-len(g[1]), g[1][0]))
 
 
-def unit_suffix(unit: str) -> str:
-    """' (kt CO2e)' for a chart title; '' where the unit is only 'the column's'."""
-    return "" if unit in ("column", "") else f" ({unit})"
+def unit_suffix(unit: str, title: str = "") -> str:
+    """' (kt CO2e)' for a chart title; '' where the unit is only 'the column's' or the title already
+    says it ('Emissions in 2023 (kt CO2e) by item')."""
+    return "" if unit in ("column", "") or f"({unit})" in title else f" ({unit})"
 
 
 def chart_items(items: list[PlanItem], column: str, facts: SourceFacts) -> tuple[str, list[PlanItem]]:

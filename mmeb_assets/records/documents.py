@@ -39,7 +39,8 @@ def chart_png(ctx: RenderContext, doc: DocumentPlan, column: str, path: Path) ->
     done = [i for i in items_of(ctx.plan, doc.item_ids) if i.id not in doc.pending_item_ids and column in i.values]
     unit, items = chart_items(done, column, ctx.facts)
     values = [dict(item_cells(i, wrong))[column] for i in items]
-    save_png(bar_chart(chart_title(column, items) + unit_suffix(unit), [i.label for i in items], values), path)
+    title = chart_title(column, items)
+    save_png(bar_chart(title + unit_suffix(unit, title), [i.label for i in items], values), path)
     return [i.label for i in items], values
 
 

@@ -93,7 +93,8 @@ def rules_report_spec(ctx: RenderContext, doc: DocumentPlan) -> ReportSpec:
     cols = chart_columns(plan, ctx.facts, [i.id for i in done])
     if done and cols:
         unit, charted = chart_items([i for i in done if cols[0] in i.values], cols[0], ctx.facts)
-        title = chart_title(cols[0], charted) + unit_suffix(unit)
+        title = chart_title(cols[0], charted)
+        title += unit_suffix(unit, title)
         pages.append(Page(blocks=[Block(kind="heading", text="Results at a glance"),
                                   Block(kind="chart", ref=cols[0], text=title),
                                   Block(kind="caption", text=f"Figure A. {title}."),
