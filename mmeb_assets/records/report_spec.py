@@ -78,9 +78,9 @@ def rules_report_spec(ctx: RenderContext, doc: DocumentPlan) -> ReportSpec:
              Page(blocks=[Block(kind="heading", text="Method"),
                           Block(kind="paragraph", text=mask_values(tx.task_summary, unseen)),
                           Block(kind="bullets", items=[mask_values(t, unseen) for t in tx.pipeline_steps or tx.components]),
-                          Block(kind="heading", text="Configuration"),
-                          Block(kind="table", header=["Setting", "Value"],
-                                rows=[[c.name, c.value] for c in tx.config_facts])]),
+                          *([Block(kind="heading", text="Configuration"),  # no empty 'Setting | Value' grid
+                             Block(kind="table", header=["Setting", "Value"],
+                                   rows=[[c.name, c.value] for c in tx.config_facts])] if tx.config_facts else [])]),
              Page(blocks=[Block(kind="heading", text="Results"),
                           Block(kind="paragraph", text="Measured results of every run available at writing time."),
                           Block(kind="table", header=header, rows=rows),
