@@ -42,3 +42,20 @@ def test_stale_golds_are_what_the_records_show_over_30_projects():
     """About a minute: 30 generated projects rendered and asked."""
     checked, problems = _problems(rendered_projects(N_PROPERTY))
     assert checked >= 20 and problems == []
+
+
+def test_notion_pages_are_documents_with_one_title_each():
+    """Issue 53: a results-log or metric page left showing the old value until Notion catches up is in
+    the gold, and no two Notion pages of a project share a title (a gold naming one names one)."""
+    projects = rendered_projects(N_PROPERTY)
+    notion_golds = 0
+    for p in projects:
+        keys_by_title: dict[str, set[str]] = {}
+        for record in p.records.records:
+            if record.source == "notion":
+                keys_by_title.setdefault(record.title, set()).add(record.doc_key)
+        assert {t: k for t, k in keys_by_title.items() if len(k) > 1} == {}, p.org.seed_id
+        notion = set(keys_by_title)
+        notion_golds += sum(1 for i in p.items if i.generator.endswith("cross_source.stale")
+                            and notion & {t.strip() for t in str(i.gold.value).split(";")})
+    assert notion_golds >= 10

@@ -22,20 +22,37 @@ from mmeb_assets.schema import QAItem, Record
 
 def stale_titles(index: ProjectIndex, target: str, wrong: str, correct: str, at: datetime) -> set[str]:
     """Titles of the documents whose version current at `at` shows `wrong` as `target`'s value."""
+    return set(stale_records(index, target, wrong, correct, at))
+
+
+def stale_records(index: ProjectIndex, target: str, wrong: str, correct: str, at: datetime) -> dict[str, Record]:
+    """Per document title, a record of its version current at `at` that shows `wrong` as `target`'s
+    value. A document is what keeps versions: a planned report, deck, tracker or log (`doc_key` of its
+    plan), or a Notion page edited over the week (the page's own `doc_key`: its results-log, metric and
+    fact pages have no plan document, and a reader sees them all the same)."""
     names = target_names(index, target)
     others = [i.label for i in index.plan.items if i.label not in names]
     versions: dict[str, dict[int, list[Record]]] = defaultdict(lambda: defaultdict(list))
     for record in index.ordered:
-        doc = index.docs.get(record.doc_id) if record.doc_id else None
-        if doc is None or record.timestamp > at:
-            continue
-        versions[doc.doc_key][doc.version].append(record)
-    titles: set[str] = set()
+        key, version = document_version(index, record)
+        if key and record.timestamp <= at:
+            versions[key][version].append(record)
+    shown: dict[str, Record] = {}
     for by_version in versions.values():
         for record in by_version[max(by_version)]:
             if shows_as_current(index.surface(record).splitlines(), names, others, wrong, correct):
-                titles.add(record.title or index.docs[record.doc_id].title)
-    return titles
+                shown.setdefault(record.title or index.docs[record.doc_id].title, record)
+    return shown
+
+
+def document_version(index: ProjectIndex, record: Record) -> tuple[str, int]:
+    """(document key, version) of a record that is a version of a kept document, else ('', 0)."""
+    doc = index.docs.get(record.doc_id) if record.doc_id else None
+    if doc is not None:
+        return doc.doc_key, doc.version
+    if record.source == "notion" and record.doc_key:
+        return f"notion-page:{record.doc_key}", record.version
+    return "", 0
 
 
 def shows_as_current(lines: list[str], names: list[str], others: list[str], wrong: str, correct: str) -> bool:

@@ -12,7 +12,8 @@ from mmeb_assets.records.context import Draft, RenderContext
 from mmeb_assets.records.headers import source_header
 from mmeb_assets.records.headers import contains_value
 from mmeb_assets.records.slack import finalize, item_ref
-from mmeb_assets.schema.workspace import DocumentPlan, Event
+from mmeb_assets.schema.workspace import DocumentPlan, Event, EventPlan
+from mmeb_assets.simulation.scripted import ops_title
 
 
 def _entry(ctx: RenderContext, when, author, title, body, *, doc_key="", doc=None, event_ids=(), version=1):
@@ -95,13 +96,17 @@ def fact_page_drafts(ctx: RenderContext) -> list[Draft]:
 
 
 def ops_metric_drafts(ctx: RenderContext) -> list[Draft]:
+    """The metric's operations page written out in full (value, owner, why it is tracked), as a later
+    version of the page its Notion edits made, once every edit of it is in: one page per metric."""
     out = []
     for inv in ctx.plan.invented:
         fixes = [e.fixed_at for e in ctx.plan.errors if e.target == inv.id]
-        when = max([inv.time, *fixes]) + timedelta(hours=1)
+        edits = [e.time for e in ctx.plan.events if e.where == "notion" and page_key(ctx.plan, e) == f"notion:{inv.id}"]
+        when = max([inv.time, *fixes, *edits]) + timedelta(hours=1)
         body = (f"Metric: {inv.name}\nValue: {inv.value} {inv.unit}\nOwner: {ctx.name(inv.owner)}\n"
                 f"Why we track it: {inv.rationale}")
-        out.append(_entry(ctx, when, inv.owner, f"Ops metrics · {inv.name}", body, doc_key=f"ops:{inv.id}"))
+        key = f"notion:{inv.id}"
+        out.append(_entry(ctx, when, inv.owner, ops_title(inv.name), body, doc_key=key))
     return out
 
 
@@ -120,18 +125,18 @@ def notion_event_draft(ctx: RenderContext, event: Event) -> Draft:
                 lines.append(f"{col}: {shown}")
     lines.append(f"Edited by {ctx.name(event.actor)}")
     body = finalize("\n".join(lines), event)
-    key = _page_key(ctx, event, title)
+    key = page_key(ctx.plan, event)
     draft = _entry(ctx, event.time, event.actor, title, body, doc_key=key, event_ids=[event.id])
     if event.visible_to:
         draft.access = ctx.visible_to(event.visible_to, event.time)
     return draft
 
 
-def _page_key(ctx: RenderContext, event: Event, title: str) -> str:
+def page_key(plan: EventPlan, event: Event) -> str:
     """Edits about the same run, fact or metric are versions of one Notion entry."""
-    known = {i.id for i in ctx.plan.items} | {f.id for f in ctx.plan.evolving_facts} | {i.id for i in ctx.plan.invented}
+    known = {i.id for i in plan.items} | {f.id for f in plan.evolving_facts} | {i.id for i in plan.invented}
     for ref in event.refs:
         base = ref.split(":", 1)[0]
         if base in known:
             return f"notion:{base}"
-    return f"page:{title}" if event.title else ""
+    return f"page:{event.title}" if event.title else ""

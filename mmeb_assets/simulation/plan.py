@@ -76,6 +76,18 @@ def describe_target(items: list[PlanItem], invented: list[InventedFact]):
     return describe
 
 
+def page_title_of(items: list[PlanItem], invented: list[InventedFact]):
+    """The Notion page a target lives on, so its correction edits that page under the same title:
+    the item's results log, or the metric's own operations page (issue 53: one page per topic)."""
+    by_item, by_inv = {i.id: i for i in items}, {f.id: f for f in invented}
+
+    def page_title(target: str) -> str:
+        if target in by_inv:
+            return scripted.ops_title(by_inv[target].name)
+        return scripted.log_title(by_item[target.partition(":")[0]].label)
+    return page_title
+
+
 PIXEL_VALUE = re.compile(r"^[\w%$€£+\-]*\d[\w.,%$€£+\-/ ]*$")
 COMMON_NUMBER = re.compile(r"^(?:(?:1[89]|20)\d\d|[1-9]\d*00)$")  # a year, or a round axis tick (500, 2000)
 
@@ -143,7 +155,7 @@ def build_event_plan_rules(facts: SourceFacts, org: Organization, *, random_seed
     book = EventBook(org, config, rng_for(random_seed, "events"))
     lag = config.notion_lag_hours
     scripted.item_events(book, items, errors, ch, docs, lag)
-    scripted.error_events(book, errors, lag, describe_target(items, invented))
+    scripted.error_events(book, errors, lag, describe_target(items, invented), page_title_of(items, invented))
     scripted.invented_events(book, invented, errors)
     scripted.evolving_events(book, evolving, lag)
     scripted.decision_events(book, decisions)

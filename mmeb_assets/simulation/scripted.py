@@ -56,6 +56,11 @@ def log_title(label: str) -> str:
     return f"Results log: {window.group(1) if window else label}"
 
 
+def ops_title(name: str) -> str:
+    """A metric's operations page: one per metric, so two metrics never share a page title."""
+    return f"Operations metrics: {name}"
+
+
 def _pictured_result(book: EventBook, it: PlanItem, channels: dict[str, str]) -> None:
     """A result shared as a table screenshot (`pictures`): the post and the results log name the item
     and point at the image; the values are only in its pixels."""
@@ -75,7 +80,7 @@ def _pictured_result(book: EventBook, it: PlanItem, channels: dict[str, str]) ->
                   f"Owner: {org.person(it.owner).name}.")
 
 
-def error_events(book: EventBook, errors: list[ScriptedError], lag_h: float, describe) -> None:
+def error_events(book: EventBook, errors: list[ScriptedError], lag_h: float, describe, page_title) -> None:
     org = book.org
     for e in errors:
         what = describe(e.target)
@@ -99,7 +104,7 @@ def error_events(book: EventBook, errors: list[ScriptedError], lag_h: float, des
         book.add(f"notion-fix:{e.id}", notion_at, org.pm_id, "notion_update", "notion",
                  f"Notion entry for {what} updated from {e.wrong_value} to {e.correct_value}, "
                  f"{lag_h:g} working hours after the Slack correction",
-                 must=[e.correct_value, e.wrong_value], refs=[e.id, e.target], title=log_title(what),
+                 must=[e.correct_value, e.wrong_value], refs=[e.id, e.target], title=page_title(e.target),
                  core=f"Updated: {what} = {e.correct_value} (was {e.wrong_value}, corrected in #{e.fix_channel}).")
 
 
@@ -116,7 +121,7 @@ def invented_events(book: EventBook, invented: list[InventedFact], errors: list[
         when = book.later(e.slipped_at, 0.3) if e else book.later(f.time, 1.5)
         book.add(f"notion:{f.id}", when, book.org.pm_id, "notion_update", "notion",
                  f"Operations metrics page: {f.name} {shown}", must=[shown], refs=[f.id] + ([e.id] if e else []),
-                 title="Operations metrics", core=f"Operations metrics - {f.name}: {shown}. Owner: "
+                 title=ops_title(f.name), core=f"Operations metrics - {f.name}: {shown}. Owner: "
                                                   f"{book.org.person(f.owner).name}.")
 
 

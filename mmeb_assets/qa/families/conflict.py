@@ -7,6 +7,7 @@ from mmeb_assets.qa.families.base import GenContext, cell_phrase, draft, ids
 from mmeb_assets.qa.phrasing import sentence, source_name
 from mmeb_assets.qa.stale_oracle import stale_titles
 from mmeb_assets.qa.text import channel_ref, when
+from mmeb_assets.records.notion import page_key
 from mmeb_assets.schema import Derivation, QAItem, Record, ScriptedError
 
 
@@ -110,16 +111,36 @@ def stale_at(ctx: GenContext, error: ScriptedError, at) -> list:
             and ctx.index.doc_records(d.id, error.wrong_value, error.target)]
 
 
+def stale_pages(ctx: GenContext, error: ScriptedError, at) -> list[Record]:
+    """Notion pages whose version current at `at` the plan wrote with the old value: per page (its
+    edits share a key, `records.notion.page_key`), the last edit at or before `at`, when it carries
+    the wrong value and not the right one for the error's run or metric (issue 53: a results log or
+    metric page left unedited until Notion caught up is as stale as a report)."""
+    base = error.target.split(":", 1)[0]
+    current = {}
+    for event in sorted(ctx.index.plan.events, key=lambda e: e.time):
+        if event.where == "notion" and event.time <= at:
+            current[page_key(ctx.index.plan, event)] = event
+    out = []
+    for key, event in current.items():
+        if key and base in {r.split(":", 1)[0] for r in event.refs} and error.wrong_value in event.must_contain \
+                and error.correct_value not in event.must_contain:
+            out += [r for r in ctx.index.event_records(event.id, error.wrong_value)][:1]
+    return out
+
+
 def _which_sources(ctx, error, correction, stale) -> QAItem | None:
-    """Which documents still showed the old value when it was corrected: all of them, each with the
-    record of its current version that shows the wrong value (issue 27: golds listed only some)."""
+    """Which documents still showed the old value when it was corrected: all of them (reports, decks,
+    trackers, logs and Notion pages), each with the record of its current version that shows the
+    wrong value (issue 27: golds listed only some; issue 53: Notion pages were never looked at)."""
     docs = stale_at(ctx, error, correction.timestamp)
-    shown = [(d, next(iter(ctx.index.doc_records(d.id, error.wrong_value, error.target)), None)) for d in docs]
-    if not docs or any(record is None for _, record in shown):
+    shown = [(d.title, next(iter(ctx.index.doc_records(d.id, error.wrong_value, error.target)), None)) for d in docs]
+    shown += [(r.title, r) for r in stale_pages(ctx, error, correction.timestamp)]
+    if not shown or any(record is None for _, record in shown):
         return None
     seen = stale_titles(ctx.index, error.target, error.wrong_value, error.correct_value, correction.timestamp)
-    shown = [(d, r) for d, r in shown if (r.title or d.title) in seen]  # the old digits on another row are not it
-    titles = list(dict.fromkeys((r.title or d.title) for d, r in shown))
+    shown = [(t, r) for t, r in shown if (r.title or t) in seen]  # the old digits on another row are not it
+    titles = list(dict.fromkeys((r.title or t) for t, r in shown))
     if not titles or set(titles) != seen:
         return None  # the records show the old value somewhere the plan did not mean it to: no exact gold
     phrase, key = _target(ctx, error)
@@ -130,7 +151,7 @@ def _which_sources(ctx, error, correction, stale) -> QAItem | None:
     return draft(
         ctx, "cross_source_conflict", "cross_source.stale", q, answer, value="; ".join(titles), evidence=evidence,
         steps=[(f"The correction gives {error.wrong_value} -> {error.correct_value}.", [correction.id])]
-              + [(f"'{r.title or d.title}' still shows {error.wrong_value}.", [r.id]) for d, r in shown],
+              + [(f"'{r.title or t}' still shows {error.wrong_value}.", [r.id]) for t, r in shown],
         derivation=Derivation(kind="stale_sources", operands=titles + [error.wrong_value], result="; ".join(titles),
                               fact_key=key, premise_values=[]),
     )
