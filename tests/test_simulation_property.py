@@ -117,8 +117,8 @@ def _planted_drop_first_notion_fix(monkeypatch) -> None:
     """The planted bug: the Notion update of the first correction is never scheduled."""
     original = scripted.error_events
 
-    def dropping(book, errors, lag_h, describe):
-        original(book, errors, lag_h, describe)
+    def dropping(book, errors, lag_h, *namers):
+        original(book, errors, lag_h, *namers)
         if errors:
             book.pending = [p for p in book.pending if p.key != f"notion-fix:{errors[0].id}"]
 
