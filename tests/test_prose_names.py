@@ -1,6 +1,7 @@
 """Prose without junk: a stated figure named by its whole clause, never a fragment cut mid-phrase; no
 section named after a sentence adverb; no heading run into the sentence a figure is asked from."""
 from __future__ import annotations
+import pytest
 
 from mmeb_assets.facts.quantities import _stands_alone
 from mmeb_assets.facts.sections import _title
@@ -55,3 +56,40 @@ def test_a_table_head_read_into_a_sentence_and_a_propositions_number_are_not_ask
     assert _stands_alone("The National Highway Traffic Safety Administration reported 36,000 deaths in 2021.")
     assert blanked("The allocation is efficient whenever proposition 1 holds for both countries.", "1") is None
     assert blanked("The agency hired 300 staff members across the country.", "300") is not None
+
+
+@pytest.mark.parametrize("printed, read", [
+    ("Description Type Status Start Date End Date Percentage Increase port capacity throughput availability by "
+     "10 percent by 2026.", "Increase port capacity throughput availability by 10 percent by 2026."),
+    ("Levels Increase transit ridership in the top transit cities back to 100% of 2019 levels by 2026.",
+     "Increase transit ridership in the top transit cities back to 100% of 2019 levels by 2026."),
+    ("Million VMT By September 30, 2023, the Department will reduce the rate of fatalities to 1.22.",
+     "By September 30, 2023, the Department will reduce the rate of fatalities to 1.22."),
+    ("Description Type Start Date End Date MMTCO2e By 2026, cut emissions by 40 percent.",
+     "By 2026, cut emissions by 40 percent."),
+    ("Description Type Start Date End Date Target [To be determined] Actual", ""),   # a header row, nothing else
+    ("A Complete Recipe for stochastic gradient MCMC was given in 2015.",            # prose, as printed
+     "A Complete Recipe for stochastic gradient MCMC was given in 2015."),
+    ("Hypothetical Interest Rate Increase Potential Impact 2025 2024",               # a head, not a goal
+     "Hypothetical Interest Rate Increase Potential Impact 2025 2024"),
+    ("The Department will increase grants by 5% by 2025.", "The Department will increase grants by 5% by 2025."),
+])
+def test_table_heads_read_into_a_sentences_start_are_taken_off(printed, read):
+    from mmeb_assets.facts.misreads import without_table_head
+
+    assert without_table_head(printed) == read
+
+
+def test_a_long_sentence_is_quoted_by_its_figures_clause_without_its_connective():
+    sentence = ("Additionally, traffic congestion costs the U.S. economy over $160 billion per year, as motorists "
+                "lose more than $1,000 every year in wasted time and fuel.")
+    assert figure_clause(sentence, "$160 billion", "160") == \
+        "traffic congestion costs the U.S. economy over $… billion per year"
+
+
+def test_the_base_of_a_rate_is_no_value():
+    from mmeb_assets.facts.nonfacts import reason_for
+
+    sentence = "KPI 1.4.5.1 Fatalities per 100 Million Persons"
+    start = sentence.index("100")
+    assert reason_for(sentence, start, start + 3) == "no_measure"

@@ -29,3 +29,55 @@ def values_in_label(label: str) -> bool:
     printing several values per cell ran into the stub; no reader names a row so."""
     numbers = [t for t in label.split() if re.fullmatch(r"\(?[-−]?(?:\d[\d,]*)?\.?\d+\)?,?", t)]
     return len(numbers) >= 3 or len(numbers) >= 2 and any("." in n for n in numbers)
+
+
+# words a KPI or indicator table prints as its column heads, read into the prose before or after it
+HEAD_WORDS = {"description", "type", "status", "start", "end", "date", "target", "targets", "baseline", "measure",
+              "indicator", "unit", "units", "value", "year", "goal", "objective", "source", "notes", "total"}
+# the unit head that closes such a run ('... End Date Percentage'), or stands alone before the goal
+UNIT_HEADS = {"percentage", "percent", "number", "rate", "levels", "level", "amount", "count", "dollars", "year", "value"}
+# the goal a KPI row states opens with its verb ('Increase transit ridership ...', 'Reduce ...')
+GOAL_VERB = re.compile(r"^(?:Increase|Reduce|Decrease|Achieve|Maintain|Improve|Expand|Complete|Ensure|Eliminate|"
+                       r"Lower|Raise|Grow|Deliver|Provide|Establish|Implement|Replace|Repair|Award|Meet|Sustain|"
+                       r"Double|Halve|Cut|Attain|Hire|Train|Serve|Support|Contribute|Prevent|Keep)\b")
+
+
+def without_table_head(sentence: str) -> str:
+    """A sentence with the table heads read into its start taken off: 'Description Type Status Start
+    Date End Date Percentage Increase port capacity ...', 'Levels Increase transit ridership ...'
+    (the tail of 'Percent of 2019 Levels') and 'Million VMT By September 30, 2023, the Department
+    will ...' read from the goal on. Prose never opens with a bare run of capitalised words before a
+    goal's verb or its deadline, so only such a run is taken; a header row with no sentence after it
+    ('... End Date Target [To be determined] Actual') leaves nothing."""
+    words = sentence.split()
+    run = 0
+    while run < len(words) and re.fullmatch(r"[A-Z][\w/&\-]*", words[run]):
+        run += 1
+    if run >= 4 and sum(w.lower() in HEAD_WORDS for w in words[:run]) >= 2:
+        last = max(k for k, w in enumerate(words[:run]) if w.lower() in HEAD_WORDS | UNIT_HEADS)
+        rest = words[last + 1:]
+        skip = 0
+        while skip < 2 and skip < len(rest) and re.fullmatch(r"(?=(?:\w*[A-Z]){2})[A-Z][\w]*", rest[skip]):
+            skip += 1  # a unit head after the run ('MMTCO2e', 'VMT') before the goal
+        return " ".join(rest[skip:]) if _opens_goal(rest[skip:]) else ""
+    if words and words[0].lower() in OPENERS:
+        return sentence
+    for k in range(1, min(run, 3) + 1):
+        if _opens_goal(words[k:]) and (GOAL_VERB.match(words[k]) or DEADLINE.match(" ".join(words[k:]))):
+            return " ".join(words[k:])
+    return sentence
+
+
+OPENERS = {"a", "an", "the", "we", "our", "this", "these", "to", "in", "for", "it", "they", "its", "each", "all"}
+
+
+def _opens_goal(words: list[str]) -> bool:
+    """Words that start a sentence: a capitalised verb or word followed by running text, or a deadline."""
+    if len(words) < 3:
+        return False
+    return bool(DEADLINE.match(" ".join(words))) or bool(
+        re.fullmatch(r"[A-Z][a-z]+", words[0]) and re.match(r"[a-z0-9$]", words[1]))
+
+
+DEADLINE = re.compile(r"^By (?:FY ?)?(?:(?:19|20)\d\d|(?:January|February|March|April|May|June|July|August|September|"
+                      r"October|November|December)\b|the end of)")

@@ -170,6 +170,8 @@ def reason_for(sentence: str, start: int, end: int, unit: str = "") -> str | Non
         return "no_measure"  # '21st century'
     if re.match(r"^\s(?:or|and)\s(?:younger|older|over|under|above|below|more|less|fewer)\b", sentence[end:]):
         return "no_measure"  # a qualifier: 'children 18 or younger'
+    if re.search(r"\bper\s+$", sentence[:start], re.I):
+        return "no_measure"  # the base of a rate: 'Fatalities per 100 Million Persons', 'per 1,000 births'
     if re.match(r"^[-–][A-Za-z]", sentence[end:]):
         return "no_measure"  # a compound modifier: '10-year retrospective', '5-year contract'
     if citation_reason(sentence, start, end) or PAGE_COUNT.match(sentence[end:]):

@@ -6,6 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from mmeb_assets.facts.measures import Measure, measure_of, unit_after
+from mmeb_assets.facts.misreads import without_table_head
 from mmeb_assets.facts.nonfacts import reason_for
 from mmeb_assets.ingestion.numbers import NUMBER_RE, sentences
 from mmeb_assets.schema.source import Fact, SourceDocument
@@ -146,7 +147,7 @@ def prose_facts(document: SourceDocument, tally: Tally, exclude: dict[int, list[
                               f"p{page.page}: {match.group('value')!r} in {text[:60]!r}")
                 continue
             for n, sentence in enumerate(sentences(text)):
-                facts.extend(_number_facts(sentence, page.page, tally, block_start=n == 0))
+                facts.extend(_number_facts(without_table_head(sentence), page.page, tally, block_start=n == 0))
     return facts
 
 

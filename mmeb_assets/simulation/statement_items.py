@@ -66,7 +66,12 @@ def figure_window(sentence: str, stated: str, number: str) -> str:
 
 
 MAX_QUOTED_WORDS = 24
-CLAUSE_BREAK = re.compile(r"(?<=;)\s+|(?<=:)\s+|,\s+(?=(?:and|but|while|whereas|although|which|so)\b)")
+CLAUSE_BREAK = re.compile(r"(?<=;)\s+|(?<=:)\s+|,\s+(?=(?:and|but|while|whereas|although|which|so|as|because|since|"
+                          r"with|when|where)\b)")
+# a connective that opens a sentence says how it follows the one before; the clause reads without it
+SENTENCE_ADVERB = re.compile(r"^(?:Additionally|In addition|Moreover|Furthermore|However|Also|Similarly|Likewise|"
+                             r"Overall|Finally|Indeed|Notably|Meanwhile|Consequently|Therefore|Thus|Specifically|"
+                             r"In particular|In contrast|By contrast|As a result|For example|For instance),\s+")
 
 
 def figure_clause(sentence: str, stated: str, number: str) -> str:
@@ -83,8 +88,8 @@ def figure_clause(sentence: str, stated: str, number: str) -> str:
     if len(blanked.split()) <= MAX_QUOTED_WORDS:
         return blanked
     for clause in CLAUSE_BREAK.split(blanked):
-        if "…" in clause and 5 <= len(clause.split()) <= MAX_QUOTED_WORDS:
-            return clause.strip(" ,;:")
+        if "…" in clause and 5 <= len(clause.split()) <= MAX_QUOTED_WORDS + 2:
+            return SENTENCE_ADVERB.sub("", clause.strip(" ,;:"))
     return figure_window(sentence, stated, number)
 
 
