@@ -54,3 +54,17 @@ def test_twin_facts_say_which_table_they_come_from():
     names = {(f.table_id, f.measure) for f in facts if f.subject == "45–54"}
     assert ("table_2", "death rate (Race, White) for coronary heart disease") in names
     assert ("table_4", "number of deaths (Race, Black) for stroke") in names
+
+
+def test_heads_that_name_only_rounds_take_the_captions_benchmark():
+    from mmeb_assets.facts.tables import caption_benchmark, measure_name
+    from mmeb_assets.schema.source import Table
+
+    table = Table(id="t1", page=2, caption="Table 1: GPT-3.5-turbo behaves similarly on MT-Bench each round when "
+                  "seeing all instructions (1st row) or only the last instruction (2nd row).",
+                  header=["GPT-3.5-turbo", "1st Round", "2nd Round"], rows=[["Seeing All", "8.08", "7.81"]])
+    assert measure_name(table, ["1st Round"], "") == "MT-Bench result (1st Round)"
+    fees = table.model_copy(update={"caption": "Table 3.11 Fees for IPR registration and certification"})
+    assert caption_benchmark(fees) == ""   # 'for IPR' names no benchmark the values were measured on
+    two = table.model_copy(update={"caption": "Table 2: Accuracy gaps on GSM8K and on MATH-500"})
+    assert caption_benchmark(two) == ""    # two benchmarks: which one is not the caption's to say

@@ -93,3 +93,8 @@ def test_the_base_of_a_rate_is_no_value():
     sentence = "KPI 1.4.5.1 Fatalities per 100 Million Persons"
     start = sentence.index("100")
     assert reason_for(sentence, start, start + 3) == "no_measure"
+
+
+def test_a_figure_whose_subject_is_named_in_the_sentence_before_is_not_quoted_alone():
+    assert not _stands_alone("The goal represents approximately 10 percent of operational LEA websites.")
+    assert _stands_alone("The agency reviewed approximately 150 operational LEA websites in 2021.")

@@ -23,6 +23,10 @@ MAX_TOPIC_WORDS = 6
 REFERRING = re.compile(r"^[“\"']?(?:this|that|these|those|it|its|they|their|such|here|there|both|each of these|"
                        r"the (?:above|following|latter|former|same)|she|he|her|his|i|ce|cet|cette|ces|celui|celle|"
                        r"ceux)\b", re.I)  # 'She also notices ...', 'I would have 10 tabs ...': a scenario, a quote
+# 'The goal represents approximately 10 percent of ...': which goal is said in the sentence before
+NAMED_BEFORE = re.compile(r"^(?:The|Our)\s+(?:goal|target|figure|number|amount|total|increase|decrease|change|result|"
+                          r"estimate|difference|reduction|remainder|rest|balance|gap|sum)s?\s+(?:represents?|is|are|was|"
+                          r"were|equals?|amounts?|accounts?|corresponds?|reflects?|means?)\b")
 POINTS_BACK = re.compile(r"\b(?:this|these|those|such)\s+(?!paper|work|report|study|document|section|article|guide|"
                          r"framework|publication|profile|survey|chapter|appendix|table|figure)[a-z]", re.I)
 NOT_A_SENTENCE = re.compile(r"https?:|www\.|§|•|\bXX|\.\.\.|…|\[\d|\bfor (?:example|instance)\b|\be\.g\.|\bsuch as\b|"
@@ -85,6 +89,7 @@ def _stands_alone(sentence: str) -> bool:
     words = sentence.split()
     return (MIN_WORDS <= len(words) <= MAX_WORDS and bool(re.match(r"[A-Z“\"]", sentence))
             and sentence.rstrip().endswith(".") and not REFERRING.match(sentence) and not NOT_A_SENTENCE.search(sentence)
+            and not NAMED_BEFORE.match(sentence)
             and not POINTS_BACK.search(sentence)  # '... this estimation ...': what it measures is in another sentence
             and len(NUMBER_RE.findall(sentence)) <= MAX_NUMBERS and sentence.count("(") == sentence.count(")")
             and not re.search(r"[a-z]{3,}\. [A-Z]", sentence)  # two sentences read as one

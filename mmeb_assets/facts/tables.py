@@ -124,6 +124,22 @@ def caption_head(table: Table) -> str:
     return head if head and names_a_measure(head) and len(head.split()) <= 5 else ""
 
 
+BENCHMARK = re.compile(r"\b(?:on)\s+(?:the\s+)?((?:[A-Z][a-z]*[A-Z\d][\w.\-]*|[A-Z]+-[\w.\-]+)"
+                       r"(?:\s+(?:v\d[\w.]*|\d[\w.]*))?)(?=[\s,.;:)]|$)")
+
+
+def caption_benchmark(table: Table) -> str:
+    """The benchmark or dataset a caption says its values were measured on, when its name is a
+    coined one ('MT-Bench', 'SQuAD', 'HumanEval', 'GLUE'): the measure of a table whose heads name
+    only rounds or conditions ('1st Round', 'Avg.') is its result there. One benchmark only, and only
+    where the caption names no measure of its own ('Accuracy and throughput on ChartBench-S' names two)."""
+    caption = caption_title(table.caption)
+    if names_a_measure(caption):
+        return ""
+    found = {m.group(1).rstrip(".") for m in BENCHMARK.finditer(caption)}
+    return found.pop() if len(found) == 1 else ""
+
+
 def caption_quantity(table: Table) -> str:
     """What every value of a table counts, when its caption says so: 'Table 1: Number of questions in
     each QA dataset' -> 'Number of questions' (the columns then are only splits: 'Train', 'Test')."""
@@ -171,6 +187,8 @@ def measure_name(table: Table, column_path: list[str] | tuple[str, ...], unit: s
         name = _led_by_caption(table, " ".join(raw), words)
     elif not names_a_measure(name + " " + unit) and (head := caption_head(table) or table.measure_hint):
         name = f"{head} ({_flat(name, words)})"  # 'phil' under 'Accuracy of five classifiers ...': accuracy on phil
+    elif name and not names_a_measure(name + " " + unit) and (bench := caption_benchmark(table)):
+        name = f"{bench} result ({_flat(name, words)})"  # '1st Round' under '... behaves similarly on MT-Bench'
     if table.topic and table.topic.lower() not in name.lower():
         name = f"{name} for {table.topic}"  # twin tables: 'death rate (White) for stroke'
     if unit and unit.lower() not in name.lower() and not (unit == "%" and re.match(r"percent", name, re.I)):
