@@ -176,3 +176,23 @@ def test_an_acronym_introduced_in_the_plural_expands_to_a_singular_word():
     assert _singular("internet service providers") == "internet service provider"
     assert _singular("security policies") == "security policy"
     assert _singular("recurrent neural networks") == "recurrent neural network"
+
+
+def test_a_row_label_opening_every_row_of_a_table_is_no_glossary_term():
+    """FIPS 201-2's Table 4-1 prints 'Characteristics: ...' in each row (reading 4 read it as a term)."""
+    from mmeb_assets.facts.statements import statements
+    from mmeb_assets.provenance import make_provenance
+    from mmeb_assets.schema.source import SourceDocument
+
+    rows = [f"Characteristics: {kind} full name of an individual, printed on two lines with {n} point type."
+            for kind, n in (("simple", 10), ("longer", 8), ("hyphenated", 7))]
+    page = _page(rows + GLOSSARY[1:4])
+    document = SourceDocument(seed_id="t", provenance=make_provenance("t", "ingestion", "rules"), title="t",
+                              path="t.pdf", sha256="0", n_pages=1, pages=[page], tables=[], figures=[], numeric_claims=[])
+    terms = {s.subject for s in statements(document) if s.kind == "definition"}
+    assert "Characteristics" not in terms and {"AI policy", "Bias"} <= terms
+
+
+def test_an_article_before_an_abbreviation_is_not_part_of_the_term():
+    found = definition_of("The EM is defined as a weighted count of varieties of intermediate inputs exported.")
+    assert found and found[1] == "EM"

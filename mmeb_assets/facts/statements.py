@@ -59,6 +59,7 @@ def statements(document: SourceDocument) -> list[Statement]:
     seen: set[tuple[str, str]] = set()
     for page in document.pages:
         glossary = _glossary_page(page)
+        repeated = _repeated_openings(page)
         for block in page.blocks:
             if block.kind != "text":
                 continue
@@ -67,8 +68,8 @@ def statements(document: SourceDocument) -> list[Statement]:
                 if found is None:
                     continue
                 kind, subject, aspect, stated, count = found
-                if (kind, subject.lower()) in seen:
-                    continue
+                if (kind, subject.lower()) in seen or kind == "definition" and subject.lower() in repeated:
+                    continue  # a label opening several entries ('Characteristics: ...' per row) defines nothing
                 seen.add((kind, subject.lower()))
                 if kind == "definition" and any(s.kind == kind and _aliases(s.subject, subject) for s in out):
                     continue  # 'AIME' and 'AI Management Essentials': one thing, asked once
@@ -86,6 +87,14 @@ def _glossary_page(page) -> bool:
     a framework used to ...'). Only there is a colon read as 'is defined as'."""
     openings = [GLOSSARY_ENTRY.match(_bare(" ".join(b.text.split()))) for b in page.blocks if b.kind == "text"]
     return sum(1 for m in openings if m) >= MIN_GLOSSARY_ENTRIES
+
+
+def _repeated_openings(page) -> set[str]:
+    """Terms that open two or more paragraphs of a page as 'Term: ...': a table's row label printed
+    in every row ('Characteristics: longer full name ...'), never a glossary's term."""
+    openings = [GLOSSARY_ENTRY.match(_bare(" ".join(b.text.split()))) for b in page.blocks if b.kind == "text"]
+    terms = [m.group("term").strip().lower() for m in openings if m]
+    return {t for t in terms if terms.count(t) >= 2}
 
 
 def _bare(sentence: str) -> str:
@@ -149,6 +158,7 @@ def definition_of(sentence: str, glossary: bool = False) -> tuple[str, str, str,
         if _describes_a_person(match.group("term"), match.group("definition")):
             return None
     term = match.group("term").strip().strip("“”\"‘’'")
+    term = re.sub(r"^The\s+(?=[A-Z][A-Z\d\-]+$)", "", term)  # 'The EM is ...': the term is 'EM'
     words = term.split()
     if (NOT_A_TERM.match(term) or len(words) > 5 or re.search(r"\d", term) or WEAK_TERM.match(term)
             or any(w.lower() in TERM_STOP for w in words[1:]) or term.startswith("The ") and words[1][:1].islower()):
