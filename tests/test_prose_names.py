@@ -98,3 +98,21 @@ def test_the_base_of_a_rate_is_no_value():
 def test_a_figure_whose_subject_is_named_in_the_sentence_before_is_not_quoted_alone():
     assert not _stands_alone("The goal represents approximately 10 percent of operational LEA websites.")
     assert _stands_alone("The agency reviewed approximately 150 operational LEA websites in 2021.")
+
+
+def test_a_table_cell_and_two_sentences_joined_by_a_note_letter_are_not_quoted():
+    assert not _stands_alone("Characteristics: longer full name, two lines not sufficient with 8 point type.")
+    assert not _stands_alone("We use 2/3 for the labor share. b Data for Corr NOS are measured for 16 quarters.")
+
+
+def test_a_window_ends_where_the_figures_phrase_ends():
+    sentence = ("By 2030 the agency will reduce general aviation fatal accidents to no more than 0.94 fatal accidents "
+                "per 100,000 flight hours across all of the regions that it serves and the territories it covers.")
+    assert figure_clause(sentence, "0.94 fatal accidents", "0.94").endswith("per 100,000 flight hours")
+
+
+def test_a_footnote_number_after_a_full_stop_ends_the_sentence():
+    from mmeb_assets.ingestion.numbers import sentences
+
+    assert sentences("Poverty rose to 35.6 per cent of the population.6 In Gaza, 60 per cent live below the line.") \
+        == ["Poverty rose to 35.6 per cent of the population.", "In Gaza, 60 per cent live below the line."]

@@ -92,7 +92,8 @@ def _stands_alone(sentence: str) -> bool:
             and not NAMED_BEFORE.match(sentence)
             and not POINTS_BACK.search(sentence)  # '... this estimation ...': what it measures is in another sentence
             and len(NUMBER_RE.findall(sentence)) <= MAX_NUMBERS and sentence.count("(") == sentence.count(")")
-            and not re.search(r"[a-z]{3,}\. [A-Z]", sentence)  # two sentences read as one
+            and not re.search(r"[a-z]{3,}\. (?:[a-z] )?[A-Z]", sentence)  # two sentences read as one ('share. b Data')
+            and not re.match(r"[A-Z][\w ]{0,30}:\s+[a-z]", sentence)  # a row's label and its cell ('Characteristics: ...')
             and not GLUED_HEADING.match(sentence) and not _table_head_first(sentence))
 
 

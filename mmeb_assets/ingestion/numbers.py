@@ -20,6 +20,7 @@ CURRENCY_PREFIX = {"$": "USD", "€": "EUR", "£": "GBP"}
 # Department of Housing', 'J. Smith', 'et al. (2019)', 'e.g. BLEU'), which would cut a quoted statement short.
 SENTENCE_SPLIT = re.compile(r"(?<!\b[A-Z]\.)(?<!\bal\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bvs\.)(?<!\bNo\.)(?<!\bSt\.)(?<!\bDr\.)"
                             r"(?<!\bMr\.)(?<!\bMs\.)(?<=[.!?])\s+(?=[A-Z(\"“])")
+FOOTNOTE_AFTER_STOP = re.compile(r"(?<=[a-z]{3})\.\d{1,2}(?=\s+[A-Z][a-z])")  # 'population.6 In Gaza'
 REFERENCE_BEFORE = re.compile(r"(Table|Figure|Fig\.|Section|Sec\.|Appendix|§|Eq\.|Equation|page|p\.)\s*$", re.I)
 RANGE_AFTER = re.compile(r"\s?[-–—]\s?\d")
 RANGE_BEFORE = re.compile(r"\d\s?[-–—]\s?$")
@@ -73,10 +74,12 @@ def _unit_after(text: str, end: int) -> str:
 
 
 def sentences(text: str) -> list[str]:
-    """Sentences of a block of prose (line breaks joined, hyphenation at line ends undone)."""
+    """Sentences of a block of prose (line breaks joined, hyphenation at line ends undone, a footnote
+    number after a full stop taken out: 'of the population.6 In Gaza, ...' is two sentences)."""
     joined = re.sub(r"(\d)[-–]\n(\d)", r"\1-\2", text)  # '113-' / '274' is one identifier or range, not 113274
     joined = re.sub(r"([^\W\d_])-\n([^\W\d_])", r"\1\2", joined)
     flat = " ".join(joined.split())
+    flat = FOOTNOTE_AFTER_STOP.sub(".", flat)
     return [s for s in SENTENCE_SPLIT.split(flat) if s]
 
 

@@ -42,6 +42,11 @@ def stated_figure(facts: SourceFacts, table_id: str, index: int | None) -> dict[
 
 
 WINDOW_BEFORE, WINDOW_AFTER = 6, 3
+CLAUSE_REACH = 6  # words a window may run on past its size to end where the figure's clause ends
+PHRASE_BREAKS = {"across", "per", "than", "that", "which", "who", "over", "under", "into", "during", "while", "after",
+                 "before", "between", "within", "since", "until", "is", "are", "was", "were", "will", "has", "have",
+                 "had", "be", "been", "but", "if", "when", "where", "because", "so", "not", "also", "about", "of", "the",
+                 "a", "an", "in", "to", "for", "and", "or", "with", "by", "on", "at", "from", "as", "its", "their"}
 FUNCTION_WORDS = {"of", "the", "a", "an", "in", "to", "for", "and", "or", "with", "by", "on", "at", "from", "as"}
 
 
@@ -60,6 +65,13 @@ def figure_window(sentence: str, stated: str, number: str) -> str:
     cap = min(len(rest), size + 4)
     while size < cap and rest[size - 1].lower().strip(",;:") in FUNCTION_WORDS:
         size += 1  # 'Approximately …% of the range of mink habitat', not '… the range of'
+    ends = [k for k, word in enumerate(rest[:size + CLAUSE_REACH]) if word.endswith((",", ";", ":", "."))]
+    if ends and len(stated.split()) - 1 <= ends[0]:
+        size = ends[0] + 1  # the clause's end, not mid-phrase: '… per cent in 2020', not '… in 2020, the second'
+    else:
+        while size < min(len(rest), size + 3) and re.fullmatch(r"[a-z][a-z\-]*[,;:.]?", rest[size]) \
+                and rest[size].strip(",;:.") not in PHRASE_BREAKS and not rest[size - 1].endswith((",", ";", ":")):
+            size += 1  # the noun phrase's last word: '… per 100,000 flight hours', not '… flight'
     after = rest[:size]
     window = " ".join([*before, "…", *after]).replace("… %", "…%")
     return re.sub(r"([$€£]) …", r"\1…", window).rstrip(" .,;:")

@@ -37,7 +37,9 @@ def item_phrase(item: PlanItem) -> str:
 
 
 def on_dataset(item: PlanItem) -> str:
-    return f" on {item.dataset}" if item.dataset else ""
+    """' on SQuAD' after the measure, unless the measure names it already ('MT-Bench result (Avg.)')."""
+    named = any(item.dataset.lower() in column.lower() for column in item.values) if item.dataset else True
+    return "" if named else f" on {item.dataset}"
 
 
 def is_year(col: str) -> bool:
