@@ -116,3 +116,14 @@ def test_a_footnote_number_after_a_full_stop_ends_the_sentence():
 
     assert sentences("Poverty rose to 35.6 per cent of the population.6 In Gaza, 60 per cent live below the line.") \
         == ["Poverty rose to 35.6 per cent of the population.", "In Gaza, 60 per cent live below the line."]
+
+
+def test_per_cent_figures_compare_only_as_shares_of_one_thing():
+    from types import SimpleNamespace
+
+    from mmeb_assets.qa.families.stated import _same_share, _unit
+
+    growth = SimpleNamespace(sentence="The partial recovery has been concentrated in the West Bank, with a growth "
+                                      "rate of 7.8 per cent.")
+    water = SimpleNamespace(sentence="Poor households pay up to 17 per cent of family income to purchase water.")
+    assert _unit("7.8 per cent") == "%" and not _same_share(growth, water, "%")

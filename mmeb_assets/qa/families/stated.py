@@ -130,7 +130,7 @@ def _same_share(a, b, unit: str) -> bool:
 
 def _unit(stated: str) -> str:
     """The unit word a figure ends in ('characters' of '6 random alphanumeric characters', '%')."""
-    if re.search(r"%|\bpercent\b", stated):
-        return "%"
+    if re.search(r"%|\bper ?cent\b", stated, re.I):
+        return "%"  # '23 per cent' (UN style) is a percentage too, and compares only as a share of one thing
     words = re.findall(r"[A-Za-z]+", stated)
     return words[-1].lower() if words else ""
