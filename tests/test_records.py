@@ -356,3 +356,22 @@ def test_a_workspace_value_sharing_a_figures_digits_is_no_leak(rendered):
     same_digits = plan.model_copy(update={"evolving_facts": [
         fact.model_copy(update={"versions": [budget, *fact.versions[1:]]}), *plan.evolving_facts[1:]]})
     assert PIXEL_ONLY not in C.pixel_only_values(facts, same_digits)
+
+
+def test_a_pending_value_printed_inside_a_row_label_is_not_a_leak():
+    """read6's wealth paper: a row named 'P60-P70 (1.5)' prints '1.5', which a pending row also holds."""
+    from mmeb_assets.records.content import pending_only_values
+    from tests.generated_projects import planned_projects
+
+    for project in planned_projects(8):
+        plan = project.plan
+        doc = next((d for d in plan.documents if pending_only_values(plan, d)), None)
+        if doc is None:
+            continue
+        value = pending_only_values(plan, doc)[0]
+        other = next(i for i in plan.items if i.id not in doc.pending_item_ids)
+        relabelled = [i.model_copy(update={"label": f"P60-P70 ({value})"}) if i.id == other.id else i
+                      for i in plan.items]
+        assert value not in pending_only_values(plan.model_copy(update={"items": relabelled}), doc)
+        return
+    pytest.skip("no generated document lists a pending result")

@@ -125,14 +125,16 @@ def doc_stated_values(plan: EventPlan, doc: DocumentPlan) -> set[str]:
 
 def pending_only_values(plan: EventPlan, doc: DocumentPlan) -> list[str]:
     """Values of items the document lists as pending that no available item or fact shares (nor prints
-    inside its own value: '46.1' of '46.1 ± 0.5'). Values under 3 characters ('2') are page numbers
+    inside its own value: '46.1' of '46.1 ± 0.5', or in a row's label the document printed with a number
+    in it: 'P60-P70 (1.5)'). Values under 3 characters ('2') are page numbers
     and dates as much as results, so, as in the plan's must-not lists, they are not policed."""
     available = set(expected_doc_values(plan, doc)) | doc_stated_values(plan, doc)
+    labels = [i.label for i in plan.items]  # 'P60-P70 (1.5)' prints '1.5' as a row's name
     out = []
     for item in items_of(plan, doc.pending_item_ids):
         for val in item.values.values():
             if val and len(val) >= 3 and is_number_like(val) and val not in available and val not in out \
-                    and not any(contains_value(a, val) for a in available):
+                    and not any(contains_value(a, val) for a in [*available, *labels]):
                 out.append(val)
     return out
 
