@@ -152,3 +152,18 @@ def check_demo_site(home: Path) -> None:
 def test_the_demo_build_writes_the_site_and_prints_where_it_is(demo_home):
     check_demo_site(demo_home)
     assert f"results:    {(demo_home / 'view' / 'index.html').as_uri()}" in (demo_home / "demo.log").read_text()
+
+
+def test_two_writes_of_the_same_build_are_byte_identical(view_site, tmp_path):
+    """Issue 53: the site carried the wall-clock time it was written, so two builds of the same inputs
+    differed in data/board.js. Written again from the same home, every file is the same."""
+    from mmeb_assets.view.load import load_build
+    from mmeb_assets.view.site import write_site
+
+    again = tmp_path / "site"
+    write_site(load_build(view_site.parent / "home"), again)
+    files = sorted(p.relative_to(view_site) for p in view_site.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
+    differ = [str(f) for f in files if (view_site / f).read_bytes() != (again / f).read_bytes()]
+    assert differ == []
+    assert data_of(again, "data/board.js")["generated"].startswith("from leaderboard ")

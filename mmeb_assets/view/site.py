@@ -8,11 +8,11 @@ site, and a failed build leaves the previous one in place.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import tempfile
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
@@ -80,6 +80,13 @@ def _swap_in(tmp: Path, out: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
+def build_label(board: dict) -> str:
+    """What the page says it was generated from: a digest of the leaderboard it shows, never the wall
+    clock, so two builds of the same inputs write the same site byte for byte (issue 53)."""
+    digest = hashlib.sha256(json.dumps(board, sort_keys=True, default=str).encode()).hexdigest()[:12]
+    return f"from leaderboard {digest}"
+
+
 def write_site(data: BuildData, out: Path, say: Callable[[str], None] = lambda line: None) -> SiteSummary:
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -88,7 +95,7 @@ def write_site(data: BuildData, out: Path, say: Callable[[str], None] = lambda l
         for name in SITE_FILES:
             shutil.copyfile(STATIC / name, tmp / name)
         board = board_json(data)
-        board["generated"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        board["generated"] = build_label(board)
         _write(tmp, "data/board.js", js_data("board", board))
         say(f"view: leaderboard  {len(board['cells'])} cells, {len(data.runs)} runs, "
             f"health {', '.join(f'{k} {len(v)}' for k, v in board['health'].items())}")
