@@ -57,3 +57,14 @@ def test_counts_in_millions_with_their_shares():
     table = Table(id="table_3", number=3, caption="Table 3: Statistics on paper provenance.", page=5,
                   header=["Statistic", "Papers"], rows=[])
     assert row_values(table, ["Papers w/ PDF", "28.9M (35.6%)"], 0) == {"Papers": "28.9M", "Papers (%)": "35.6%"}
+
+
+def test_a_column_of_figure_numbers_is_no_measure_and_a_row_named_by_a_value_is_no_item():
+    """read6: a 'Figure(s)' column ('4, 7') was ranked as a result; a 10-Q's misread rows were named '216'."""
+    from mmeb_assets.simulation.items import _value_as_name
+
+    table = Table(id="t1", page=19, caption="Table 1: Methods compared", header=["Method", "Success", "Figure(s)"],
+                  rows=[["SGS", "0.41", "4, 7"]])
+    assert row_values(table, table.rows[0], 0) == {"Success": "0.41"}
+    assert _value_as_name("216") and _value_as_name("$ 3,685") and _value_as_name("(50)")
+    assert not _value_as_name("2019") and not _value_as_name("2020-21") and not _value_as_name("Top 1% (5.2)")

@@ -196,3 +196,9 @@ def test_a_row_label_opening_every_row_of_a_table_is_no_glossary_term():
 def test_an_article_before_an_abbreviation_is_not_part_of_the_term():
     found = definition_of("The EM is defined as a weighted count of varieties of intermediate inputs exported.")
     assert found and found[1] == "EM"
+
+
+def test_a_judgement_about_a_named_thing_is_no_definition():
+    assert definition_of("DNS is an essential part of the solution infrastructure that the service depends on.") is None
+    found = definition_of("AIME is a resource that is designed to help organisations establish AI management.")
+    assert found and found[1] == "AIME"

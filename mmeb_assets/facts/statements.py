@@ -48,6 +48,9 @@ PERSON_NOUNS = {"reader", "user", "student", "researcher", "participant", "patie
                 "professor", "parent", "resident", "citizen", "volunteer", "expert", "annotator", "novice",
                 "beginner", "practitioner", "adult", "girl", "boy", "lawyer", "officer", "farmer", "mother",
                 "father", "caregiver", "journalist", "designer", "writer", "learner", "graduate", "undergraduate"}
+EVALUATIVE = re.compile(r"(?:an?|the)\s+(?:(?:very|most|particularly|especially)\s+)?(?:essential|important|key|critical|"
+                        r"integral|crucial|vital|central|major|necessary|useful|good|great|powerful|popular|common|"
+                        r"valuable|effective|significant|fundamental|excellent|ideal|simple|easy|best|better)\b", re.I)
 PERSON_NAME = re.compile(r"^[A-Z][a-z]+$")
 MAX_PART_WORDS = 6
 MAX_DEFINITION_WORDS = 30
@@ -157,6 +160,8 @@ def definition_of(sentence: str, glossary: bool = False) -> tuple[str, str, str,
             return None
         if _describes_a_person(match.group("term"), match.group("definition")):
             return None
+        if EVALUATIVE.match(match.group("definition")):
+            return None  # 'DNS is an essential part of the solution infrastructure': a judgement, not what DNS is
     term = match.group("term").strip().strip("“”\"‘’'")
     term = re.sub(r"^The\s+(?=[A-Z][A-Z\d\-]+$)", "", term)  # 'The EM is ...': the term is 'EM'
     words = term.split()

@@ -52,7 +52,8 @@ def clean_grid(raw: list[list[str]]) -> list[list[str]]:
     return [[r[j] if j < len(r) else "" for j in keep] for r in rows]
 
 
-def _camelot(path: Path, page_no: int, height: float, flavor: str) -> list[Candidate]:
+def camelot_grids(path: Path, page_no: int, height: float, flavor: str) -> list[Candidate]:
+    """camelot's tables of one page in one flavour, as grids with boxes in PyMuPDF's coordinates."""
     import camelot
 
     with warnings.catch_warnings():
@@ -287,8 +288,8 @@ def page_candidates(path: Path, doc: pymupdf.Document, page_no: int, breaks: tup
     page = doc[page_no - 1]
     candidates: list[Candidate] = []
     has_grid = has_vertical_rules(page)
-    runs = (("camelot-lattice", lambda: _camelot(path, page_no, page.rect.height, "lattice") if has_grid else []),
-            ("camelot-stream", lambda: _camelot(path, page_no, page.rect.height, "stream")),
+    runs = (("camelot-lattice", lambda: camelot_grids(path, page_no, page.rect.height, "lattice") if has_grid else []),
+            ("camelot-stream", lambda: camelot_grids(path, page_no, page.rect.height, "stream")),
             ("camelot-stream-ruled", lambda: _area_candidates(path, page, ruled_areas(page, breaks))),
             ("pymupdf", lambda: find_table_grids(page)),
             ("caption-area-words", lambda: _caption_area_candidates(page, breaks)))

@@ -15,7 +15,7 @@ from pathlib import Path
 import pymupdf
 
 from mmeb_assets.ingestion.pdf_text import CAPTION_RE, Caption, squash
-from mmeb_assets.ingestion.table_candidates import clean_grid, find_table_grids, has_vertical_rules
+from mmeb_assets.ingestion.table_candidates import Candidate, camelot_grids, clean_grid, find_table_grids, has_vertical_rules
 from mmeb_assets.ingestion.tables import overlaps, tables_under_caption
 from mmeb_assets.ingestion.table_words import is_value
 from mmeb_assets.schema.source import Table
@@ -28,6 +28,7 @@ CENTRED = 12.0  # points between the centres of two title lines set one over the
 MIN_VALUE_CELLS = 4
 MIN_VALUE_ROWS = 2
 MAX_PARTS = 3
+MIN_RULED_ROWS = 3
 
 
 def holds_values(grid: list[list[str]]) -> bool:
@@ -87,15 +88,17 @@ def _reads_as_one_results_table(parts: list[Table]) -> bool:
 
 def untitled_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
                     regions: dict[int, list]) -> list[Table]:
-    """Every titled, uncaptioned ruled table of the document; `regions` (page -> boxes of tables
-    already read) is read to skip captioned tables and receives the boxes of these."""
+    """Every uncaptioned ruled table of the document: titled by a short line above it, or, where it
+    has none, a fully ruled grid of values that camelot's lattice reader sees whole (a statistics
+    sheet's tables often print no title at all). `regions` (page -> boxes of tables already read)
+    is read to skip captioned tables and receives the boxes of these."""
     found: list[Table] = []
     for page in doc:
         page_no = page.number + 1
         if not has_vertical_rules(page):
             continue
         try:
-            grids = find_table_grids(page)
+            grids = _ruled_grids(path, page)
         except Exception as exc:  # a page the grid finder cannot read keeps its captioned tables
             log.warning("%s: untitled tables: page %d: %s", path, page_no, exc)
             continue
@@ -106,10 +109,11 @@ def untitled_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
             if not cand.grid or any(overlaps(cand.bbox, r) for r in regions.get(page_no, [])) or not holds_values(cand.grid):
                 continue
             titled = title_above(page, cand.bbox, [b for b in boxes if b != cand.bbox], text_lines)
-            if titled is None:
+            if titled is None and not (cand.extractor == "camelot-lattice" and fully_ruled(cand.grid)):
                 continue
             label = f"p{page_no}_{sum(t.page == page_no for t in found) + 1}"
-            caption = Caption(kind="table", number=0, text=titled[0], page=page_no, bbox=titled[1], label=label)
+            text, box = titled or (f"Table on page {page_no}", (cand.bbox[0], cand.bbox[1] - 1, cand.bbox[2], cand.bbox[1]))
+            caption = Caption(kind="table", number=0, text=text, page=page_no, bbox=box, label=label)
             parts = tables_under_caption(caption, cand, doc, [*captions, caption])
             if not _reads_as_one_results_table(parts):
                 continue
@@ -117,3 +121,22 @@ def untitled_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
             regions.setdefault(page_no, []).append(tuple(round(v, 2) for v in cand.bbox))
     return found
 
+
+def _ruled_grids(path: Path, page: pymupdf.Page) -> list[Candidate]:
+    """camelot lattice's grids of the page (cells from its ruling lines), then PyMuPDF's where
+    lattice saw none."""
+    try:
+        lattice = camelot_grids(path, page.number + 1, page.rect.height, "lattice")
+    except Exception as exc:  # camelot cannot read every PDF; PyMuPDF's grids still count
+        log.warning("%s: untitled tables: page %d: camelot lattice: %s", path, page.number + 1, exc)
+        lattice = []
+    return lattice + [g for g in find_table_grids(page) if not any(overlaps(g.bbox, l.bbox) for l in lattice)]
+
+
+def fully_ruled(grid: list[list[str]]) -> bool:
+    """A grid of three rows or more, two columns or more, most cells filled and every column holding
+    something: a table drawn cell by cell, not a frame around a paragraph or a form."""
+    cells = [c for row in grid for c in row]
+    columns = list(zip(*grid)) if grid else []
+    return (len(grid) >= MIN_RULED_ROWS and len(grid[0]) >= 2 and sum(bool(c.strip()) for c in cells) >= 0.6 * len(cells)
+            and all(any(c.strip() for c in column) for column in columns))

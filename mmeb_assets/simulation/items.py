@@ -36,6 +36,11 @@ CODE = re.compile(r"\b[A-Z][A-Za-z]{1,15} \d+(?:\.\d+)*\b")
 COUNT_AND_SHARE = re.compile(r"^(?P<count>\d[\d,]*(?:\.\d+)?[kKMB]?)\s*\((?P<share>\d+(?:\.\d+)?%)\)$")
 
 
+REFERENCE_HEAD = re.compile(r"(?:see\s+)?(?:fig(?:ure)?s?|fig\.|figure\(s\)|tables?|table\(s\)|sec(?:tion)?s?\.?|"
+                            r"§|pages?|pp?\.|eqs?\.|equations?|refs?\.?|references?|citations?|appendix|appendices|"
+                            r"footnotes?|notes?|source\(s\)|sources?)\s*:?", re.I)
+
+
 def row_values(table: Table, row: list[str], skip: int) -> dict[str, str]:
     """Column -> exact printed cell. A long prose cell contributes the first and last printed
     identifiers in it (e.g. 'GOVERN 1.1' .. 'GOVERN 1.4'), verbatim substrings, or nothing. A count
@@ -48,6 +53,8 @@ def row_values(table: Table, row: list[str], skip: int) -> dict[str, str]:
         head, cell = h.strip(), row[j].strip()
         if not re.search(r"[A-Za-z]{2,}", head) and not YEAR.match(head):
             continue  # no measure name ('', '1' of a rating scale): no fact, so no value to ask about
+        if REFERENCE_HEAD.fullmatch(head):
+            continue  # 'Figure(s)': which figures show the row, a pointer into the document, not a measure
         if (share := COUNT_AND_SHARE.match(cell)) is not None:
             out[head], out[f"{head} (%)"] = share.group("count"), share.group("share")
             continue
@@ -110,13 +117,23 @@ def classify_rows(table: Table, facts: SourceFacts, archetype: str) -> list[str]
     return kinds
 
 
+UNNAMED = "unnamed row"
+# a label that is only a figure ('216', '$ 3,685', '(50)'): a cell of values read as the row's name
+NUMBER_ONLY = re.compile(r"[\s$€£%(),.\-−–\d]*\d[\s$€£%(),.\-−–\d]*")
+
+
+def _value_as_name(name: str) -> bool:
+    """A row named by a figure, not a year or period ('2019', '2020-21' name rows of a time series)."""
+    return bool(NUMBER_ONLY.fullmatch(name)) and not re.fullmatch(r"(?:19|20)\d\d(?:\s*[-–/]\s*(?:19|20)?\d\d)?", name.strip())
+
+
 def make_label(kind: str, row_label: str, values: dict[str, str]) -> str:
     """A human name for what is measured; stripped of any of its own row's values."""
     text = re.sub(r"\s*\((?:ours|\d{4}[a-z]?)\)", "", row_label.strip(), flags=re.I)
     for v in sorted(values.values(), key=len, reverse=True):
         if has_digit(v):
             text = re.sub(rf"(?<![\w.]){re.escape(v)}(?![\w.])", "", text)
-    text = re.sub(r"\s{2,}", " ", text).strip(" ,;:-") or "unnamed row"
+    text = re.sub(r"\s{2,}", " ", text).strip(" ,;:-") or UNNAMED
     prefix = {"baseline": "Baseline: ", "analysis": "", "chronological": "", "progression": "", "release": ""}[kind]
     suffix = {"release": " (release candidate)", "chronological": " over time"}.get(kind, "")
     return f"{prefix}{text}{suffix}"
@@ -179,9 +196,12 @@ def table_rows(facts: SourceFacts, archetype: str) -> list[dict]:
         for index, (row, kind) in enumerate(zip(table.rows, kinds)):
             values = row_values(table, row, col)
             name = short_label(row[col]) if col < len(row) and row[col].strip() else ""
-            if not name or not any(has_digit(v) for v in values.values()):
-                continue  # a row without a label (a wrapped line of the one above) names no subject
-            rows.append({"kind": kind, "label": make_label(kind, name, values),
+            if not name or not any(has_digit(v) for v in values.values()) or _value_as_name(name):
+                continue  # a row without a label (a wrapped line of the one above), or named by a value
+            label = make_label(kind, name, values)
+            if UNNAMED in label:
+                continue  # its label was only its own values: a misread row no reader can name
+            rows.append({"kind": kind, "label": label,
                          "values": values, "table_id": table.id, "row_index": index,
                          "dataset": dataset_of(table, facts)})
     return rows
