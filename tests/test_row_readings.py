@@ -68,3 +68,23 @@ def test_a_column_of_figure_numbers_is_no_measure_and_a_row_named_by_a_value_is_
     assert row_values(table, table.rows[0], 0) == {"Success": "0.41"}
     assert _value_as_name("216") and _value_as_name("$ 3,685") and _value_as_name("(50)")
     assert not _value_as_name("2019") and not _value_as_name("2020-21") and not _value_as_name("Top 1% (5.2)")
+
+
+def test_a_statement_read_with_its_signs_cut_in_the_wrong_place_gives_no_facts():
+    """read6's 10-Q: a data row read as the head ('2,473 $'), figures glued to the next one's '$'."""
+    from mmeb_assets.facts.misreads import misread_table
+    from mmeb_assets.facts.tables import list_table_reason
+
+    head_row = Table(id="t", page=6, caption="(In millions)", header=["Balances, April 30, 2023", "2,473 $", "12,453 $"],
+                     rows=[["Net income", "—", "6,188"], ["Shares repurchased", "(8)", "(3,283)"]])
+    assert misread_table(head_row).startswith("2 head cells are values")
+    glued = Table(id="t", page=15, caption="(In millions)", header=["Assets", "Level", "July 30, 2023", "Jan 29, 2023"],
+                  rows=[["Corporate debt securities", "Level 2 $", "5,978", "$ 4,797"],
+                        ["U.S. Treasury", "Level 2", "3,685 $", "4,142"], ["Agencies", "Level 2", "2,899 $", "1,834"]])
+    assert "currency sign" in misread_table(glued) and list_table_reason(glued).startswith("misread")
+    fine = Table(id="t", page=3, caption="Table 2: Revenue", header=["Segment", "2023", "2022"],
+                 rows=[["Compute", "$", "6,728"], ["Graphics", "", "1,211"]])
+    assert misread_table(fine) == ""   # a '$' in a column of its own: the figures still line up
+    codes = Table(id="t", page=74, caption="Table 4.9 Tariffs", header=["Product", "43", "44", "45"],
+                  rows=[["Fur", "5", "5", "5"]])
+    assert misread_table(codes) == ""  # chapter numbers as heads

@@ -81,3 +81,26 @@ def _opens_goal(words: list[str]) -> bool:
 
 DEADLINE = re.compile(r"^By (?:FY ?)?(?:(?:19|20)\d\d|(?:January|February|March|April|May|June|July|August|September|"
                       r"October|November|December)\b|the end of)")
+
+
+# '3,685 $', '725 % $': a figure with the sign of the figure after it, the cells cut in the wrong place
+GLUED_SIGN = re.compile(r"\d[\d,.]*\)?\s*%?\s*[$€£]$")
+HEAD_VALUE = re.compile(r"[$€£(]?\s*[-−]?\d[\d,]*(?:\.\d+)?\)?\s*[$€£%]?(?:\s+[$€£]?\s*[-−(]?\d[\d,.]*\)?)*")
+PERIOD_HEAD = re.compile(r"(?:FY\s*)?(?:19|20)\d\d(?:\s*[-–/]\s*(?:19|20)?\d\d)?|Q[1-4]|n\s*=\s*\d+", re.I)
+
+
+def misread_table(table) -> str:
+    """Why no question may rest on a table the reader misread, or '' when none: a row of values read as
+    its head ('Balances, April 30, 2023 | 2,473 $ | 12,453 $', the real head lost above the area read),
+    or figures cut from their currency signs in the wrong place ('3,685 $' with the '$' of the next
+    figure), so a row's cells no longer sit under their heads. A financial statement's '$' printed
+    in a column of its own is no misreading: its figures still line up."""
+    head = table.header_rows[-1] if table.header_rows else table.header
+    values = [c for c in head if c.strip() and HEAD_VALUE.fullmatch(c.strip()) and not PERIOD_HEAD.fullmatch(c.strip())
+              and re.search(r"\d,\d{3}|\d\.\d|[$€£(]", c)]  # '43' may be a code's head; '2,473 $' is a value
+    if len(values) >= 2:
+        return f"{len(values)} head cells are values ({', '.join(values[:3])})"
+    glued = [c.strip() for row in table.rows for c in row[1:] if GLUED_SIGN.search(c.strip())]
+    if len(glued) >= 2:
+        return f"{len(glued)} cells end in the next cell's currency sign ({', '.join(glued[:3])})"
+    return ""

@@ -11,7 +11,7 @@ import re
 from mmeb_assets.facts.caption_names import expanded_head
 from mmeb_assets.facts.glossary import expanded as with_expansion
 from mmeb_assets.facts.summary_rows import parent_rows
-from mmeb_assets.facts.misreads import continuation, garbled, values_in_label
+from mmeb_assets.facts.misreads import continuation, garbled, misread_table, values_in_label
 from mmeb_assets.facts.measure_rows import UNIT_COLUMN, row_unit, rows_are_measures, unit_column
 from mmeb_assets.facts.prose import Tally
 from mmeb_assets.ingestion.numbers import parse_number
@@ -44,9 +44,12 @@ def _label_column(table: Table) -> int:
 
 def list_table_reason(table: Table) -> str:
     """Why a table gives no facts ('' if it is a results table): ingestion's reading of what its
-    columns hold (examples, lists), else list numbering or too few numeric cells."""
+    columns hold (examples, lists), a reading no question may rest on (`misreads.misread_table`),
+    else list numbering or too few numeric cells."""
     if table.kind != "results":
         return table.kind_reason or f"{table.kind} table"
+    if misread := misread_table(table):
+        return f"misread: {misread}"
     return list_reason(table.rows, 1)
 
 
