@@ -68,3 +68,20 @@ def test_heads_that_name_only_rounds_take_the_captions_benchmark():
     assert caption_benchmark(fees) == ""   # 'for IPR' names no benchmark the values were measured on
     two = table.model_copy(update={"caption": "Table 2: Accuracy gaps on GSM8K and on MATH-500"})
     assert caption_benchmark(two) == ""    # two benchmarks: which one is not the caption's to say
+
+
+def test_a_clipped_head_the_caption_spells_out_is_named_by_its_words():
+    """read6's self-play paper: 'Synth.: number of synthetic problems generated per unsolved target
+    statement' in the caption; the head 'Synth.' was asked as 'the synth of ...'."""
+    from mmeb_assets.facts.glossary import _definitions
+    from mmeb_assets.facts.tables import measure_name
+    from mmeb_assets.schema.source import Table
+
+    caption = ("Table 1: Per-experiment hyperparameters. Synth.: number of synthetic problems generated per "
+               "unsolved target statement. All other hyperparameters are as described.")
+    glossary = dict(_definitions(caption))
+    assert glossary == {"Synth.": "number of synthetic problems generated per unsolved target statement"}
+    table = Table(id="t1", page=19, caption=caption, header=["Experiment", "Synth."], rows=[["SGS", "1"]],
+                  glossary=glossary)
+    assert measure_name(table, ["Synth."], "") == "Number of synthetic problems generated per unsolved target statement"
+    assert _definitions("XZ: the selected rationale candidate and Y is the predictor's output.") == []

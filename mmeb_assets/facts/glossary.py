@@ -18,13 +18,15 @@ from mmeb_assets.ingestion.numbers import sentences
 from mmeb_assets.schema.source import SourceDocument, Table
 
 INTRODUCED = re.compile(r"\(([A-Z][A-Za-z&]{0,9}?\d?)(s?)\)")
-# 'H&S = Heilman and Smith', 'S1: stories written ...', 'Sents - sentences' in notes and captions
-DEFINED = re.compile(r"(?:^|[;.,(]\s*|\s)([A-Z][A-Za-z&]{0,7}\d?|[A-Z]{1,3}\d{1,2})\s*(?:=|:|–|—|\bstands for\b|"
-                     r"\bdenotes\b|\brefers to\b|\bis\b)\s+([A-Za-z][^;=:.()]{2,60}?)"
+# 'H&S = Heilman and Smith', 'S1: stories written ...', 'Sents - sentences', 'Synth.: number of synthetic
+# problems ...' (a clipped head spelt out) in notes and captions
+DEFINED = re.compile(r"(?:^|[;.,(]\s*|\s)([A-Z][A-Za-z&]{0,7}\d?\.?|[A-Z]{1,3}\d{1,2})\s*(?:=|:|–|—|\bstands for\b|"
+                     r"\bdenotes\b|\brefers to\b|\bis\b)\s+([A-Za-z][^;=:.()]{2,90}?)"
                      r"(?=\s*(?:[;.)]|,\s*[A-Z][A-Za-z&]{0,7}\d?(?:\s*[=:]|\.\s)|$))")
 HYPHENATED = re.compile(r"(?<=[a-z])- (?=[a-z])")  # 'Recom- mendation': a word broken at a line end
 # 'Heilman and Smith (H&S)', 'story endings (Ends)': a name before an abbreviation in brackets
 ABBREVIATED = re.compile(r"^(?=.*[A-Z&\d])[A-Za-z&\d.\-]{1,8}$")
+MAX_DEFINED_WORDS = 10  # 'number of synthetic problems generated per unsolved target statement'
 CONTRACTED = {"avg": "average", "std": "standard", "pct": "percent", "tot": "total", "cum": "cumulative"}
 NOT_ABBREVIATIONS = {"Table", "Figure", "Note", "Notes", "Source", "Sources", "Fig", "Eq", "The", "A", "I", "We"}
 
@@ -48,8 +50,8 @@ def _definitions(text: str) -> list[tuple[str, str]]:
         abbreviation, words = match.group(1), match.group(2).strip(" ,")
         if abbreviation in NOT_ABBREVIATIONS or not re.search(r"[a-z]{3,}", words) or re.search(r"\d", words):
             continue
-        if len(words.split()) > 8:
-            continue
+        if len(words.split()) > MAX_DEFINED_WORDS or re.search(r"\b(?:is|are|was|were)\b|[^\x00-\x7f’–—]", words):
+            continue  # 'XZ: the selected candidate and Ŷ is the output': a sentence about symbols, not a name
         out.append((abbreviation, words))
     return out
 
@@ -143,7 +145,10 @@ def expanded(label: str, glossary: dict[str, str]) -> str:
     tokens = label.strip().split()
     for k, token in enumerate(tokens):
         meaning = glossary.get(token, "")
-        if meaning and (token.endswith(".") and re.fullmatch(r"[a-z]+", meaning.lower())
+        if not meaning and glossary.get(f"{token}."):  # 'Synth' read from the head 'Synth.'
+            token, meaning = f"{token}.", glossary[f"{token}."]
+        if meaning and (token.endswith(".") and re.fullmatch(r"[a-z]+(?: [a-z\-]+)*", meaning)
+                        or token.endswith(".") and re.fullmatch(r"[a-z]+", meaning.lower())
                         or re.fullmatch(r"[A-Za-z]{1,2}-\w+", token) and meaning.endswith(token.split("-", 1)[1])):
             tokens[k] = meaning if k else meaning[:1].upper() + meaning[1:]  # 'Recomm.' -> 'Recommendation'
         elif meaning and (len(tokens) == 1 or ABBREVIATED.match(token)) and token not in NOT_ABBREVIATIONS:
