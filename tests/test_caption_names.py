@@ -85,3 +85,17 @@ def test_a_clipped_head_the_caption_spells_out_is_named_by_its_words():
                   glossary=glossary)
     assert measure_name(table, ["Synth."], "") == "Number of synthetic problems generated per unsolved target statement"
     assert _definitions("XZ: the selected rationale candidate and Y is the predictor's output.") == []
+
+
+def test_statistics_under_a_descriptive_statistics_head_take_the_captions_measure():
+    """read6's wealth paper: 'DESCRIPTIVE STATISTICS' over 'Mean', 'P80' under 'Capital returns in the PSID'."""
+    from mmeb_assets.facts.tables import measure_name
+    from mmeb_assets.schema.source import Table
+
+    table = Table(id="t1", page=27, caption="Table 1: Capital returns in the PSID (2000-2018)",
+                  header=["Asset", "Mean", "P80"], rows=[["Private equity", "0.156", "0.5"]])
+    assert measure_name(table, ["DESCRIPTIVE STATISTICS", "Mean"], "") == "Capital returns (Mean)"
+    assert measure_name(table, ["DESCRIPTIVE STATISTICS", "P80"], "") == "Capital returns (P80)"
+    drs = table.model_copy(update={"glossary": {"DRS": "decreasing returns to scale"},
+                                   "caption": "Table 3: Returns to wealth by wealth group"})
+    assert measure_name(drs, ["T-model", "DRS"], "").startswith("Returns to wealth (")  # no measure in an expansion

@@ -97,9 +97,13 @@ METRIC_WORDS = {
     "agreement", "kappa", "value", "values", "amount", "spending", "emissions", "growth", "change", "frequency",
     "freq", "proportion", "probability", "sum", "budget", "revenue", "funding", "population", "rank", "ranking",
     "rating", "ratings", "expenditure", "expenditures", "income", "wealth", "savings", "price", "prices", "%",
-    "responses", "votes", "judgments", "judgements", "preferences", "counts",
+    "responses", "votes", "judgments", "judgements", "preferences", "counts", "return", "returns", "yield", "yields",
+    "wage", "wages", "earnings", "profit", "profits", "sales",
 }
-STATISTICS = {"mean", "average", "median", "maximum", "minimum", "max", "min", "total", "std"}
+STATISTICS = {"mean", "average", "median", "maximum", "minimum", "max", "min", "total", "std", "skewness", "kurtosis",
+              "variance", "st.dev", "sd", "s.d", "stdev"}
+PERCENTILE = re.compile(r"^P\d{1,2}(?:\.\d)?$")  # 'P80': a statistic of the caption's measure, not a code
+GROUP_ONLY = re.compile(r"^(?:descriptive|summary)\s+statistics$", re.I)  # a spanning head naming no measure
 NAMED_METRIC = re.compile(r"\b(?:BLEU|ROUGE|METEOR|CIDEr|chrF|SPICE|BERTScore|F1|F-?score|nDCG|MAP|MRR|AUC|WER|"
                           r"CER|PPL|Pyramid|Acc\.?)(?:-?\d+|@\d+|-[A-Z\d]+)?(?![\w-])")
 CAPTION_HEAD = re.compile(r"^((?:[\w\-]+\s){0,4}?[\w\-]+?)(?=\s+(?:of|on|for|by|across|per|in|over|from|with|between)\b|\s*[,.:;(]|$)",
@@ -179,6 +183,9 @@ def measure_name(table: Table, column_path: list[str] | tuple[str, ...], unit: s
     name = joiner.join(words)
     if joiner == ", " and len(words) >= 2 and all(len(w.split()) <= 2 for w in words[1:]):
         name = f"{words[0]} ({', '.join(words[1:])})"  # 'Mentions of Ext. Resources (yes)'
+    # a measure named by the head as printed or a metric its expansion names ('R-1' -> 'ROUGE-1'), not by
+    # any word inside an expansion ('DRS (decreasing returns to scale)' names no measure)
+    printed = " ".join([*raw, unit]) + (" " + " ".join(NAMED_METRIC.findall(name)) if NAMED_METRIC.search(name) else "")
     expanded = expanded_head(table, words[-1]) if words else ""
     quantity = caption_quantity(table)
     if expanded:  # 'No.' under 'White', the caption counting deaths: 'number of deaths (White)'
@@ -188,9 +195,9 @@ def measure_name(table: Table, column_path: list[str] | tuple[str, ...], unit: s
     elif _is_code(raw) and words == raw and not names_a_measure(name) or \
             all(YEAR.match(w) or re.fullmatch(r"[\d\s\-–/.]+", w) for w in words):
         name = _led_by_caption(table, " ".join(raw), words)
-    elif not names_a_measure(name + " " + unit) and (head := caption_head(table) or table.measure_hint):
+    elif not names_a_measure(printed) and (head := caption_head(table) or table.measure_hint):
         name = f"{head} ({_flat(name, words)})"  # 'phil' under 'Accuracy of five classifiers ...': accuracy on phil
-    elif name and not names_a_measure(name + " " + unit) and (bench := caption_benchmark(table)):
+    elif name and not names_a_measure(printed) and (bench := caption_benchmark(table)):
         name = f"{bench} result ({_flat(name, words)})"  # '1st Round' under '... behaves similarly on MT-Bench'
     if table.topic and table.topic.lower() not in name.lower():
         name = f"{name} for {table.topic}"  # twin tables: 'death rate (White) for stroke'
@@ -215,8 +222,10 @@ def _led_by_caption(table: Table, name: str, words: list[str]) -> str:
 
 def _is_code(words: list[str]) -> bool:
     """A head printed as a code ('S1 F', 'H&S', 'M&T'): no word of three letters or more in lower
-    case, so no reader knows what it measures without the table."""
+    case, so no reader knows what it measures without the table. A percentile ('P80') is no code."""
     text = " ".join(words)
+    if all(PERCENTILE.match(w) for w in words):
+        return False
     return bool(text.strip()) and not re.search(r"[A-Za-z][a-z]{2,}", text)
 
 
@@ -251,6 +260,8 @@ def _path_words(column_path) -> list[str]:
         bare, unit = split_unit(level)
         words.append(bare or (level.strip() if unit and k == len(column_path) - 1 and level.strip()[:1].isalpha() else ""))
     words = [w for w in dict.fromkeys(w.strip() for w in words) if w]
+    if len(words) > 1:
+        words = [w for w in words if not GROUP_ONLY.match(w)] or words  # 'DESCRIPTIVE STATISTICS' over 'Mean'
     if len(words) == 2 and PERIOD.match(words[0]) and not PERIOD.match(words[1]):
         return [f"{words[1]} in {words[0]}"]
     return words
