@@ -350,15 +350,8 @@ def test_a_row_label_holding_values_gives_no_fact():
 
 
 def test_a_figure_is_named_by_words_of_its_own_sentence():
-    from mmeb_assets.simulation.statement_items import figure_window
+    from mmeb_assets.simulation.statement_items import figure_clause
 
-    window = figure_window("We wanted to know whether people near an important area in the room are found. "
-                           "94% chose the right individual.", "94%", "94")
-    assert window == "…% chose the right individual"
-
-
-def test_a_figure_window_does_not_end_on_a_function_word():
-    from mmeb_assets.simulation.statement_items import figure_window
-
-    window = figure_window("Approximately 35% of the range of mink habitat in the United States is exposed.", "35%", "35")
-    assert window.startswith("Approximately …% of the range of mink")
+    assert figure_clause("94% chose the right individual.", "94%", "94") == "…% chose the right individual"
+    assert figure_clause("Approximately 35% of the range of mink habitat in the United States is exposed.", "35%",
+                         "35") == "Approximately …% of the range of mink habitat in the United States is exposed"

@@ -105,10 +105,11 @@ def test_a_table_cell_and_two_sentences_joined_by_a_note_letter_are_not_quoted()
     assert not _stands_alone("We use 2/3 for the labor share. b Data for Corr NOS are measured for 16 quarters.")
 
 
-def test_a_window_ends_where_the_figures_phrase_ends():
-    sentence = ("By 2030 the agency will reduce general aviation fatal accidents to no more than 0.94 fatal accidents "
-                "per 100,000 flight hours across all of the regions that it serves and the territories it covers.")
-    assert figure_clause(sentence, "0.94 fatal accidents", "0.94").endswith("per 100,000 flight hours")
+def test_a_figure_no_whole_clause_quotes_is_not_quoted_by_a_window_of_words():
+    """reading 6 (DOL): 'an apprenticeship program were approximately $… while the net social' named nothing."""
+    sentence = ("DOL's 2012 evaluation found that the net lifetime benefits for persons who completed an apprenticeship "
+                "program were approximately $250,000 while the net social benefits were over $50,000 for each of them.")
+    assert figure_clause(sentence, "$250,000", "250,000") == ""
 
 
 def test_a_footnote_number_after_a_full_stop_ends_the_sentence():
@@ -127,3 +128,12 @@ def test_per_cent_figures_compare_only_as_shares_of_one_thing():
                                       "rate of 7.8 per cent.")
     water = SimpleNamespace(sentence="Poor households pay up to 17 per cent of family income to purchase water.")
     assert _unit("7.8 per cent") == "%" and not _same_share(growth, water, "%")
+
+
+def test_a_closing_quote_and_a_headings_mark_end_a_sentence():
+    from mmeb_assets.ingestion.numbers import sentences
+
+    assert sentences("Research finds “the contribution is roughly $2 trillion.” Key sectors rely on it.") == [
+        "Research finds “the contribution is roughly $2 trillion.”", "Key sectors rely on it."]
+    assert sentences("Combat Child Labor ~ ILAB reports on more than 150 countries.") == [
+        "Combat Child Labor", "ILAB reports on more than 150 countries."]

@@ -19,7 +19,9 @@ CURRENCY_PREFIX = {"$": "USD", "€": "EUR", "£": "GBP"}
 # A sentence ends at . ! ? before a capital, but not after an initial or a common abbreviation ('U.S.
 # Department of Housing', 'J. Smith', 'et al. (2019)', 'e.g. BLEU'), which would cut a quoted statement short.
 SENTENCE_SPLIT = re.compile(r"(?<!\b[A-Z]\.)(?<!\bal\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bvs\.)(?<!\bNo\.)(?<!\bSt\.)(?<!\bDr\.)"
-                            r"(?<!\bMr\.)(?<!\bMs\.)(?<=[.!?])\s+(?=[A-Z(\"“])")
+                            r"(?<!\bMr\.)(?<!\bMs\.)(?<=[.!?])\s+(?=[A-Z(\"“])"
+                            r"|(?<=[.!?][”\"’])\s+(?=[A-Z(\"“])"  # '... $2 trillion.” Key sectors ...'
+                            r"|\s+[~•▪]\s+(?=[A-Z])")  # 'Human Trafficking ~ ILAB combats ...': a heading's mark
 FOOTNOTE_AFTER_STOP = re.compile(r"(?<=[a-z]{3})\.\d{1,2}(?=\s+[A-Z][a-z])")  # 'population.6 In Gaza'
 REFERENCE_BEFORE = re.compile(r"(Table|Figure|Fig\.|Section|Sec\.|Appendix|§|Eq\.|Equation|page|p\.)\s*$", re.I)
 RANGE_AFTER = re.compile(r"\s?[-–—]\s?\d")
