@@ -88,3 +88,15 @@ def test_a_statement_read_with_its_signs_cut_in_the_wrong_place_gives_no_facts()
     codes = Table(id="t", page=74, caption="Table 4.9 Tariffs", header=["Product", "43", "44", "45"],
                   rows=[["Fur", "5", "5", "5"]])
     assert misread_table(codes) == ""  # chapter numbers as heads
+
+
+def test_a_column_read_into_the_row_labels_makes_the_table_a_misreading():
+    """read6's wealth paper: a column of figures read as the groups of the rows ('1.5' over 'P70-P80')."""
+    from mmeb_assets.facts.misreads import misread_table
+
+    table = Table(id="t", page=37, caption="Table 3: Returns to wealth", header=["Group", "Data PSID"],
+                  rows=[["P60-P70", "-0.9"], ["P70-P80", "-0.8"], ["P80-P90", "0.5"]],
+                  row_paths=[["1.5", "P60-P70"], ["1.5", "P70-P80"], ["2.6", "P80-P90"]])
+    assert "grouped under a figure" in misread_table(table)
+    grouped = table.model_copy(update={"row_paths": [["Males", "P60-P70"], ["Males", "P70-P80"], ["2020", "P80-P90"]]})
+    assert misread_table(grouped) == ""

@@ -92,14 +92,19 @@ PERIOD_HEAD = re.compile(r"(?:FY\s*)?(?:19|20)\d\d(?:\s*[-–/]\s*(?:19|20)?\d\d
 def misread_table(table) -> str:
     """Why no question may rest on a table the reader misread, or '' when none: a row of values read as
     its head ('Balances, April 30, 2023 | 2,473 $ | 12,453 $', the real head lost above the area read),
-    or figures cut from their currency signs in the wrong place ('3,685 $' with the '$' of the next
-    figure), so a row's cells no longer sit under their heads. A financial statement's '$' printed
+    figures cut from their currency signs in the wrong place ('3,685 $' with the '$' of the next
+    figure), so a row's cells no longer sit under their heads, or a column read into the row labels
+    ('P70-P80' grouped under '1.5', a Norway column's cell, and 'P95-P97.5' under an empty one). A financial statement's '$' printed
     in a column of its own is no misreading: its figures still line up."""
     head = table.header_rows[-1] if table.header_rows else table.header
     values = [c for c in head if c.strip() and HEAD_VALUE.fullmatch(c.strip()) and not PERIOD_HEAD.fullmatch(c.strip())
               and re.search(r"\d,\d{3}|\d\.\d|[$€£(]", c)]  # '43' may be a code's head; '2,473 $' is a value
     if len(values) >= 2:
         return f"{len(values)} head cells are values ({', '.join(values[:3])})"
+    parents = [" / ".join(path) for path in table.row_paths
+               if any(re.fullmatch(r"[-−(]?\d[\d.,]*\)?%?", level.strip()) for level in path[:-1])]
+    if len(parents) >= 2:
+        return f"{len(parents)} rows are grouped under a figure ({', '.join(parents[:3])}): a column read into the stub"
     glued = [c.strip() for row in table.rows for c in row[1:] if GLUED_SIGN.search(c.strip())]
     if len(glued) >= 2:
         return f"{len(glued)} cells end in the next cell's currency sign ({', '.join(glued[:3])})"

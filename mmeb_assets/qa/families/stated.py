@@ -120,12 +120,21 @@ def _share_of(sentence: str) -> str:
 
 
 def _same_share(a, b, unit: str) -> bool:
-    """Two percentages compare only as shares of one thing: a response rate is not larger or smaller
-    than the share of respondents wanting training."""
+    """Two figures compare only as the same measure. Percentages: shares of one thing (a response rate
+    is not larger or smaller than the share of respondents wanting training). Other figures: the same
+    counted thing of two words or more ('13 accreditation focus areas' and '9 accreditation focus
+    areas'); two sums of money or two spans of years from different sentences (a purchase obligation
+    and a share repurchase, reading 6) are different measures."""
     if unit != "%":
-        return True
+        counted = _counted_noun(a.values[FIGURE])
+        return len(counted.split()) >= 2 and counted == _counted_noun(b.values[FIGURE])
     share = _share_of(a.sentence or "")
     return bool(share) and share == _share_of(b.sentence or "")
+
+
+def _counted_noun(stated: str) -> str:
+    """'13 accreditation focus areas' -> 'accreditation focus areas'; '$3.28 billion' -> 'billion'."""
+    return " ".join(w for w in re.findall(r"[A-Za-z][\w\-]*", stated)).lower()
 
 
 def _unit(stated: str) -> str:
