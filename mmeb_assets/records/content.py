@@ -129,7 +129,8 @@ def pending_only_values(plan: EventPlan, doc: DocumentPlan) -> list[str]:
     in it: 'P60-P70 (1.5)'). Values under 3 characters ('2') are page numbers
     and dates as much as results, so, as in the plan's must-not lists, they are not policed."""
     available = set(expected_doc_values(plan, doc)) | doc_stated_values(plan, doc)
-    labels = [i.label for i in plan.items]  # 'P60-P70 (1.5)' prints '1.5' as a row's name
+    labels = [i.label for i in plan.items] + [c for i in plan.items for c in i.values]  # 'P60-P70 (1.5)', a head
+    # read with values in it ("'34.6±1.8 34.7±1.5' column of ..."): the document printed them as names
     out = []
     for item in items_of(plan, doc.pending_item_ids):
         for val in item.values.values():
