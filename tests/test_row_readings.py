@@ -100,3 +100,12 @@ def test_a_column_read_into_the_row_labels_makes_the_table_a_misreading():
     assert "grouped under a figure" in misread_table(table)
     grouped = table.model_copy(update={"row_paths": [["Males", "P60-P70"], ["Males", "P70-P80"], ["2020", "P80-P90"]]})
     assert misread_table(grouped) == ""
+
+
+def test_a_column_of_results_read_as_the_head_is_a_misreading():
+    """read7's agent-training paper: "'34.6±1.8 34.7±1.5 37.5±1.6' column of Performance on SearchQA"."""
+    from mmeb_assets.facts.misreads import misread_table
+
+    table = Table(id="t", page=8, caption="Table 2: Performance on SearchQA", header=["Method", "34.6±1.8 34.7±1.5",
+                  "11.6±1.6 12.3±1.0"], rows=[["PPO", "10.9", "7.0"]])
+    assert "head cells are values" in misread_table(table)

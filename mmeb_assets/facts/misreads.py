@@ -97,8 +97,9 @@ def misread_table(table) -> str:
     ('P70-P80' grouped under '1.5', a Norway column's cell, and 'P95-P97.5' under an empty one). A financial statement's '$' printed
     in a column of its own is no misreading: its figures still line up."""
     head = table.header_rows[-1] if table.header_rows else table.header
-    values = [c for c in head if c.strip() and HEAD_VALUE.fullmatch(c.strip()) and not PERIOD_HEAD.fullmatch(c.strip())
-              and re.search(r"\d,\d{3}|\d\.\d|[$€£(]", c)]  # '43' may be a code's head; '2,473 $' is a value
+    values = [c for c in head if c.strip() and (HEAD_VALUE.fullmatch(c.strip()) and not PERIOD_HEAD.fullmatch(c.strip())
+              and re.search(r"\d,\d{3}|\d\.\d|[$€£(]", c)  # '43' may be a code's head; '2,473 $' is a value
+              or len(re.findall(r"\d\.\d", c)) >= 2)]  # '34.6±1.8 34.7±1.5': a column of results read as its head
     if len(values) >= 2:
         return f"{len(values)} head cells are values ({', '.join(values[:3])})"
     parents = [" / ".join(path) for path in table.row_paths
