@@ -102,7 +102,7 @@ METRIC_WORDS = {
 }
 STATISTICS = {"mean", "average", "median", "maximum", "minimum", "max", "min", "total", "std", "skewness", "kurtosis",
               "variance", "st.dev", "sd", "s.d", "stdev"}
-PERCENTILE = re.compile(r"^P\d{1,2}(?:\.\d)?$")  # 'P80': a statistic of the caption's measure, not a code
+PERCENTILE = re.compile(r"^P\d{2}(?:\.\d)?$")  # "P80": a statistic of the caption's measure; "P1" may be a participant
 GROUP_ONLY = re.compile(r"^(?:descriptive|summary)\s+statistics$", re.I)  # a spanning head naming no measure
 NAMED_METRIC = re.compile(r"\b(?:BLEU|ROUGE|METEOR|CIDEr|chrF|SPICE|BERTScore|F1|F-?score|nDCG|MAP|MRR|AUC|WER|"
                           r"CER|PPL|Pyramid|Acc\.?)(?:-?\d+|@\d+|-[A-Z\d]+)?(?![\w-])")
