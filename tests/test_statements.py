@@ -202,3 +202,11 @@ def test_a_judgement_about_a_named_thing_is_no_definition():
     assert definition_of("DNS is an essential part of the solution infrastructure that the service depends on.") is None
     found = definition_of("AIME is a resource that is designed to help organisations establish AI management.")
     assert found and found[1] == "AIME"
+
+
+def test_what_an_organisation_says_it_is_is_no_definition():
+    """read7's 10-Q: 'Microsoft is a technology company whose mission is ...' was asked as a definition."""
+    assert definition_of("Microsoft is a technology company whose mission is to empower every person on the "
+                         "planet to achieve more.") is None
+    found = definition_of("AIME is a resource that is designed to help organisations establish AI management.")
+    assert found and found[1] == "AIME"

@@ -51,6 +51,12 @@ PERSON_NOUNS = {"reader", "user", "student", "researcher", "participant", "patie
 EVALUATIVE = re.compile(r"(?:an?|the)\s+(?:(?:very|most|particularly|especially)\s+)?(?:essential|important|key|critical|"
                         r"integral|crucial|vital|central|major|necessary|useful|good|great|powerful|popular|common|"
                         r"valuable|effective|significant|fundamental|excellent|ideal|simple|easy|best|better)\b", re.I)
+ORGANIZATION = re.compile(r"(?:an?|the)\s+(?:[\w\-]+\s+){0,3}?(?:company|corporation|firm|organi[sz]ation|agency|"
+                          r"department|business|enterprise|institution|employer|provider|manufacturer|retailer|"
+                          r"bank|university|nonprofit|non-profit)(?=\s+(?:whose|that|which|who|with|in|of|for|committed|"
+                          r"based|comprised|offering|providing|responsible|dedicated|serving|headquartered|located)\b"
+                          r"|\s*[,.;]|\s*$)", re.I)  # the organisation is the head: not 'an onshore business platform'
+
 PERSON_NAME = re.compile(r"^[A-Z][a-z]+$")
 MAX_PART_WORDS = 6
 MAX_DEFINITION_WORDS = 30
@@ -160,6 +166,8 @@ def definition_of(sentence: str, glossary: bool = False) -> tuple[str, str, str,
             return None
         if _describes_a_person(match.group("term"), match.group("definition")):
             return None
+        if ORGANIZATION.match(match.group("definition")):
+            return None  # 'Microsoft is a technology company whose mission is ...': who it is, not a term
         if EVALUATIVE.match(match.group("definition")):
             return None  # 'DNS is an essential part of the solution infrastructure': a judgement, not what DNS is
     term = match.group("term").strip().strip("“”\"‘’'")
