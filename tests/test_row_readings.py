@@ -109,3 +109,14 @@ def test_a_column_of_results_read_as_the_head_is_a_misreading():
     table = Table(id="t", page=8, caption="Table 2: Performance on SearchQA", header=["Method", "34.6±1.8 34.7±1.5",
                   "11.6±1.6 12.3±1.0"], rows=[["PPO", "10.9", "7.0"]])
     assert "head cells are values" in misread_table(table)
+
+
+def test_a_stub_headed_metric_makes_each_row_its_own_measure():
+    """read7: 'Metric | Value' (Pearson r, Cohen's kappa, N paired scores) was ranked across its rows."""
+    from mmeb_assets.facts.orientation import rows_name_measures
+
+    table = Table(id="t", page=16, caption="Table 8: Inter-judge agreement", header=["Metric", "Value"],
+                  header_rows=[["Metric", "Value"]], rows=[["Pearson r", "0.973"], ["N paired scores", "1,164"]],
+                  row_paths=[["Pearson r"], ["N paired scores"]], column_paths=[["Metric"], ["Value"]], stub_columns=1)
+    assert rows_name_measures(table)
+    assert not rows_name_measures(table.model_copy(update={"header_rows": [["Method", "Value"]]}))

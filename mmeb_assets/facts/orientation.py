@@ -33,6 +33,13 @@ def _names_measure(label: str) -> bool:
     return bool(MEASURE_WORD.search(label.strip()) or UNIT_SUFFIX.search(label.strip()))
 
 
+MEASURE_STUB = re.compile(r"(?:metric|measure|statistic|indicator|variable|quantity)s?", re.I)
+
+
+def _stub_head(table: Table) -> str:
+    return (table.header_rows[-1][0] if table.header_rows and table.header_rows[-1] else "").strip()
+
+
 def is_settings_table(table: Table) -> bool:
     """A table of settings ('Parameters for the logistic regression experiments', a 'Hyperparameter'
     stub): each row is its own quantity (a batch size, a step size, a temperature), so rows are
@@ -46,8 +53,9 @@ def rows_name_measures(table: Table) -> bool:
     or the table lists settings."""
     if table.kind != "results" or table.stub_columns != 1 or len(table.rows) < 2 or table.part:
         return False
-    if is_settings_table(table) and all(len(path) == 1 for path in table.row_paths):
-        return True
+    if (is_settings_table(table) or MEASURE_STUB.fullmatch(_stub_head(table))) \
+            and all(len(path) == 1 for path in table.row_paths):
+        return True  # settings, or a stub headed 'Metric' ('Pearson r', 'N paired scores'): one measure a row
     if any(len(path) != 1 for path in table.row_paths) or len(table.row_paths) != len(table.rows):
         return False
     heads = [" ".join(path) for path in table.column_paths[1:] if path]
