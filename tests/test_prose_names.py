@@ -137,3 +137,21 @@ def test_a_closing_quote_and_a_headings_mark_end_a_sentence():
         "Research finds “the contribution is roughly $2 trillion.”", "Key sectors rely on it."]
     assert sentences("Combat Child Labor ~ ILAB reports on more than 150 countries.") == [
         "Combat Child Labor", "ILAB reports on more than 150 countries."]
+
+
+def test_sentences_printed_in_parallel_under_headings_are_not_quoted_alone():
+    """read7's 10-Q: 'Operating expenses increased $2.7 billion or 30%' under one segment's heading and
+    '... $1.1 billion or 15%' under another: the words do not say which segment."""
+    from mmeb_assets.facts.quantities import _parallel_sentences
+    from mmeb_assets.schema.source import Fact
+
+    def fact(sentence):
+        return Fact(measure="m", value="1", subject="", page=39, source=sentence)
+
+    parallel = _parallel_sentences([fact("Operating expenses increased $2.7 billion or 30% driven by Azure."),
+                                    fact("Operating expenses increased $1.1 billion or 15% driven by Office."),
+                                    fact("By September 30, 2026, EPA will certify 300 products."),
+                                    fact("By September 30, 2026, EPA will clean up 650 sites."),
+                                    fact("More than 3 billion people lack clean fuel."),
+                                    fact("More than 93 percent of the population receives safe water.")])
+    assert {s.split(" or ")[0][-12:] for s in parallel} == {"$2.7 billion", "$1.1 billion"}

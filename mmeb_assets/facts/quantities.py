@@ -53,6 +53,11 @@ NUMBERING_BEFORE = re.compile(r"\b(?:proposition|lemma|theorem|corollary|assumpt
                               r"fig\.|table|appendix|chapter|step|article|footnote|hypothesis|phase|tier|level)\s*$",
                               re.I)
 MAX_COUNTED_WORDS = 4
+# a sentence opening with a time, a source or a condition ('By September 30, 2026, EPA will ...',
+# 'According to the authorities, ...') says what it measures after it, not in its opening words
+LEAD_IN_WORDS = {"by", "according", "in", "on", "at", "during", "as", "for", "from", "since", "after", "before",
+                 "under", "over", "with", "between", "within", "through", "until", "if", "when", "while", "of",
+                 "more", "less", "about", "approximately", "nearly", "almost", "some", "up", "roughly", "around"}
 CURRENCY_SIGNS = "$€£"
 DURATION_UNITS = {"ms", "seconds", "minutes", "hours", "days", "weeks", "months", "years", "GB", "MB", "TB", "km",
                   "kg", "kWh", "MW", "GW", "miles", "tonnes", "square feet", "square miles", "points",
@@ -65,9 +70,10 @@ def quantity_statements(facts: list[Fact], first_number: int = 1) -> list[Statem
     seen_topics: set[str] = set()
     seen_sentences: set[str] = set()
     seen_stated: set[tuple[str, str]] = set()
+    parallel = _parallel_sentences(facts)
     for fact in facts:
         sentence = " ".join(fact.source.split())
-        if fact.table_id or sentence in seen_sentences or not _stands_alone(sentence):
+        if fact.table_id or sentence in seen_sentences or not _stands_alone(sentence) or sentence in parallel:
             continue
         found = blanked(sentence, fact.value)
         if found is None:
@@ -83,6 +89,19 @@ def quantity_statements(facts: list[Fact], first_number: int = 1) -> list[Statem
                              aspect="figure", stated=stated, count=fact.value, sentence=sentence, page=fact.page,
                              asked=asked))
     return out
+
+
+def _parallel_sentences(facts: list[Fact]) -> set[str]:
+    """Sentences the document prints in parallel, word for word but their figures ('Operating expenses
+    increased $2.7 billion or 30% ...' under each of a 10-Q's segments): which one a sentence means is
+    in its heading, not in its words, so none of them is quoted alone."""
+    shapes: dict[str, list[str]] = {}
+    for sentence in {" ".join(f.source.split()) for f in facts if not f.table_id}:
+        first = NUMBER_RE.search(sentence)
+        lead = sentence[:first.start()].rstrip(" $€£").lower().split() if first else []
+        if len(lead) >= 2 and re.fullmatch(r"[a-z][a-z\-]*", lead[0]) and lead[0] not in LEAD_IN_WORDS:
+            shapes.setdefault(" ".join(lead), []).append(sentence)  # the subject and verb before the figure
+    return {s for group in shapes.values() if len(group) >= 2 for s in group}
 
 
 def _stands_alone(sentence: str) -> bool:
