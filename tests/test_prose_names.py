@@ -155,3 +155,17 @@ def test_sentences_printed_in_parallel_under_headings_are_not_quoted_alone():
                                     fact("More than 3 billion people lack clean fuel."),
                                     fact("More than 93 percent of the population receives safe water.")])
     assert {s.split(" or ")[0][-12:] for s in parallel} == {"$2.7 billion", "$1.1 billion"}
+
+
+def test_sentences_that_name_their_subjects_after_the_figure_are_not_parallel():
+    from mmeb_assets.facts.quantities import _parallel_sentences
+    from mmeb_assets.schema.source import Fact
+
+    facts = [Fact(measure="m", value="1", subject="", page=2, source=f"The survey reached {v} percent of {who} in it.")
+             for v, who in ((41, "managers"), (52, "analysts"))]
+    assert _parallel_sentences(facts) == set()
+
+
+def test_a_figure_whose_subject_is_the_method_named_before_is_not_quoted_alone():
+    assert not _stands_alone("The method only uses 10% of the data at each iteration of the sampler.")
+    assert _stands_alone("Quiroz's method only uses 10% of the data at each iteration of the sampler.")

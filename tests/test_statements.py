@@ -210,3 +210,13 @@ def test_what_an_organisation_says_it_is_is_no_definition():
                          "planet to achieve more.") is None
     found = definition_of("AIME is a resource that is designed to help organisations establish AI management.")
     assert found and found[1] == "AIME"
+
+
+def test_a_which_clause_is_part_of_the_definition_and_below_is_no_term():
+    """read8: 'Pseudo-marginal MH is a variant of MH, which relies on unbiased estimators ...' was cut to
+    'a variant of MH'; 'Below is a list of these terms' defined 'Below'."""
+    found = definition_of("Pseudo-marginal MH is a variant of MH, which relies on unbiased estimators of an "
+                          "unnormalized version of the target.")
+    assert found and found[3] == ("a variant of MH, which relies on unbiased estimators of an unnormalized version "
+                                  "of the target")
+    assert definition_of("Below is a list of these terms used in our document, with their meaning.") is None

@@ -27,6 +27,9 @@ REFERRING = re.compile(r"^[“\"']?(?:this|that|these|those|it|its|they|their|su
 NAMED_BEFORE = re.compile(r"^(?:The|Our)\s+(?:goal|target|figure|number|amount|total|increase|decrease|change|result|"
                           r"estimate|difference|reduction|remainder|rest|balance|gap|sum)s?\s+(?:represents?|is|are|was|"
                           r"were|equals?|amounts?|accounts?|corresponds?|reflects?|means?)\b")
+# 'The method only uses 10% of the data', 'the algorithm': which method is named in the sentences before
+NAMED_BEFORE_SUBJECT = re.compile(r"^(?:The|Our)\s+(?:method|algorithm|problem|approach|technique|procedure|scheme|"
+                                  r"estimator|sampler|variant|model|system|tool|program|programme|initiative)s?\s+[a-z]")
 POINTS_BACK = re.compile(r"\b(?:this|these|those|such)\s+(?!paper|work|report|study|document|section|article|guide|"
                          r"framework|publication|profile|survey|chapter|appendix|table|figure)[a-z]", re.I)
 NOT_A_SENTENCE = re.compile(r"https?:|www\.|§|•|\bXX|\.\.\.|…|\[\d|\bfor (?:example|instance)\b|\be\.g\.|\bsuch as\b|"
@@ -53,6 +56,7 @@ NUMBERING_BEFORE = re.compile(r"\b(?:proposition|lemma|theorem|corollary|assumpt
                               r"fig\.|table|appendix|chapter|step|article|footnote|hypothesis|phase|tier|level)\s*$",
                               re.I)
 MAX_COUNTED_WORDS = 4
+PARALLEL_AFTER = 6  # words after the subject that parallel sentences share ('$# billion or #% driven by')
 # a sentence opening with a time, a source or a condition ('By September 30, 2026, EPA will ...',
 # 'According to the authorities, ...') says what it measures after it, not in its opening words
 LEAD_IN_WORDS = {"by", "according", "in", "on", "at", "during", "as", "for", "from", "since", "after", "before",
@@ -100,7 +104,8 @@ def _parallel_sentences(facts: list[Fact]) -> set[str]:
         first = NUMBER_RE.search(sentence)
         lead = sentence[:first.start()].rstrip(" $€£").lower().split() if first else []
         if len(lead) >= 2 and re.fullmatch(r"[a-z][a-z\-]*", lead[0]) and lead[0] not in LEAD_IN_WORDS:
-            shapes.setdefault(" ".join(lead), []).append(sentence)  # the subject and verb before the figure
+            shape = " ".join(NUMBER_RE.sub("#", sentence).lower().split()[:len(lead) + PARALLEL_AFTER])
+            shapes.setdefault(shape, []).append(sentence)  # the same words around the figures
     return {s for group in shapes.values() if len(group) >= 2 for s in group}
 
 
@@ -108,7 +113,7 @@ def _stands_alone(sentence: str) -> bool:
     words = sentence.split()
     return (MIN_WORDS <= len(words) <= MAX_WORDS and bool(re.match(r"[A-Z“\"]", sentence))
             and sentence.rstrip().endswith(".") and not REFERRING.match(sentence) and not NOT_A_SENTENCE.search(sentence)
-            and not NAMED_BEFORE.match(sentence)
+            and not NAMED_BEFORE.match(sentence) and not NAMED_BEFORE_SUBJECT.match(sentence)
             and not POINTS_BACK.search(sentence)  # '... this estimation ...': what it measures is in another sentence
             and len(NUMBER_RE.findall(sentence)) <= MAX_NUMBERS and sentence.count("(") == sentence.count(")")
             and not re.search(r"[a-z]{3,}\. (?:[a-z] )?[A-Z]", sentence)  # two sentences read as one ('share. b Data')

@@ -31,7 +31,7 @@ GLOSSARY_ENTRY = re.compile(r"^(?P<term>[A-Z][\w’'\-]*(?: [\w’'\-]+){0,4}):\
 MIN_GLOSSARY_ENTRIES = 3
 NOT_A_GLOSS = re.compile(r"^(?:see|we|you|in|includes?|broadly|for|it|this|these|our|refers?|please|e\.g\.)\b", re.I)
 DEFINING_WORDS = re.compile(r"\b(?:that|which|designed|used|based|for|of|to)\b")
-NOT_A_TERM = re.compile(r"^(?:this|that|it|these|those|which|there|here|such|what|our|my|we|since|while|as|if|when|"
+NOT_A_TERM = re.compile(r"^(?:this|that|it|these|those|which|there|here|below|above|such|what|our|my|we|since|while|as|if|when|"
                         r"because|although|though|unlike|whereas|thus|hence|finally|however|the (?:above|following))\b",
                         re.I)
 PRONOUNS = {"it", "this", "that", "they", "these", "those", "he", "she", "we", "each", "both", "all", "which"}
@@ -185,8 +185,8 @@ def definition_of(sentence: str, glossary: bool = False) -> tuple[str, str, str,
         return None  # 'X means that the baseline scores higher': what a result says, not what a term is
     if re.match(r"^[^,]{0,60}?\bas\b", definition):
         return None  # 'The AI RMF refers to an AI system as ...' names how it uses a term, not what the term is
-    clause = re.split(r"[;:]|,\s(?:which|and|but|including|such as|e\.g\.|whereas|while)\b|\s[—–]\s|(?<!\b[A-Z])\.\s",
-                      definition)[0]  # not at an initial: '55,000 U.S. housing units'
+    clause = re.split(r"[;:]|,\s(?:and|but|including|such as|e\.g\.|whereas|while)\b|\s[—–]\s|(?<!\b[A-Z])\.\s",
+                      definition)[0]  # not at an initial: '55,000 U.S. housing units'; ', which ...' says what it is
     if clause.count("“") != clause.count("”"):
         clause = clause.replace("“", "").replace("”", "")
     words = clause.strip().rstrip(".,").split()
