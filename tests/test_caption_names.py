@@ -57,7 +57,8 @@ def test_twin_facts_say_which_table_they_come_from():
 
 
 def test_heads_that_name_only_rounds_take_the_captions_benchmark():
-    from mmeb_assets.facts.tables import caption_benchmark, measure_name
+    from mmeb_assets.facts.caption_names import caption_benchmark
+    from mmeb_assets.facts.tables import measure_name
     from mmeb_assets.schema.source import Table
 
     table = Table(id="t1", page=2, caption="Table 1: GPT-3.5-turbo behaves similarly on MT-Bench each round when "

@@ -120,3 +120,8 @@ def test_a_stub_headed_metric_makes_each_row_its_own_measure():
                   row_paths=[["Pearson r"], ["N paired scores"]], column_paths=[["Metric"], ["Value"]], stub_columns=1)
     assert rows_name_measures(table)
     assert not rows_name_measures(table.model_copy(update={"header_rows": [["Method", "Value"]]}))
+    # inlg-W19-8608's 'Metric | BLEU-4 | ROUGE-2': the corner names the columns, the rows are systems
+    systems = Table(id="t", page=5, caption="Table 5: Generator performance", header=["Metric", "BLEU-4", "ROUGE-2"],
+                    header_rows=[["Metric", "BLEU-4", "ROUGE-2"]], rows=[["S2S", "5.9", "5.1"], ["S2S RR", "11.6", "6.3"]],
+                    row_paths=[["S2S"], ["S2S RR"]], column_paths=[["Metric"], ["BLEU-4"], ["ROUGE-2"]], stub_columns=1)
+    assert not rows_name_measures(systems)

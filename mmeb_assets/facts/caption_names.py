@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
+from mmeb_assets.facts.measure_words import names_a_measure
 from mmeb_assets.schema.source import Table, caption_title
 COUNT_HEADS = {"no", "n", "number", "#", "count"}
 RATE_HEADS = {"rate", "rates", "ratio", "ratios", "share", "index", "score"}
@@ -83,3 +84,19 @@ def with_topics(tables: list[Table]) -> list[Table]:
                 break
         out.append(table)
     return out
+
+
+BENCHMARK = re.compile(r"\b(?:on)\s+(?:the\s+)?((?:[A-Z][a-z]*[A-Z\d][\w.\-]*|[A-Z]+-[\w.\-]+)"
+                       r"(?:\s+(?:v\d[\w.]*|\d[\w.]*))?)(?=[\s,.;:)]|$)")
+
+
+def caption_benchmark(table: Table) -> str:
+    """The benchmark or dataset a caption says its values were measured on, when its name is a
+    coined one ('MT-Bench', 'SQuAD', 'HumanEval', 'GLUE'): the measure of a table whose heads name
+    only rounds or conditions ('1st Round', 'Avg.') is its result there. One benchmark only, and only
+    where the caption names no measure of its own ('Accuracy and throughput on ChartBench-S' names two)."""
+    caption = caption_title(table.caption)
+    if names_a_measure(caption):
+        return ""
+    found = {m.group(1).rstrip(".") for m in BENCHMARK.finditer(caption)}
+    return found.pop() if len(found) == 1 else ""

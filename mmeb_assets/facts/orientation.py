@@ -40,6 +40,15 @@ def _stub_head(table: Table) -> str:
     return (table.header_rows[-1][0] if table.header_rows and table.header_rows[-1] else "").strip()
 
 
+def _metric_value_table(table: Table) -> bool:
+    """'Metric | Value': a stub headed as measures over one column of bare values. A 'Metric' corner over
+    heads that are themselves metrics ('BLEU-4', 'ROUGE-2') or statistics ('Pearson Corr', 'p-value')
+    names the columns, not the rows."""
+    head = table.header_rows[-1] if table.header_rows else table.header
+    return bool(MEASURE_STUB.fullmatch(_stub_head(table))) and len(head) == 2 and \
+        re.fullmatch(r"(?:values?|estimates?|results?|)", head[1].strip(), re.I) is not None
+
+
 def is_settings_table(table: Table) -> bool:
     """A table of settings ('Parameters for the logistic regression experiments', a 'Hyperparameter'
     stub): each row is its own quantity (a batch size, a step size, a temperature), so rows are
@@ -53,9 +62,8 @@ def rows_name_measures(table: Table) -> bool:
     or the table lists settings."""
     if table.kind != "results" or table.stub_columns != 1 or len(table.rows) < 2 or table.part:
         return False
-    if (is_settings_table(table) or MEASURE_STUB.fullmatch(_stub_head(table))) \
-            and all(len(path) == 1 for path in table.row_paths):
-        return True  # settings, or a stub headed 'Metric' ('Pearson r', 'N paired scores'): one measure a row
+    if (is_settings_table(table) or _metric_value_table(table)) and all(len(path) == 1 for path in table.row_paths):
+        return True  # settings, or 'Metric | Value' ('Pearson r', 'N paired scores'): one measure a row
     if any(len(path) != 1 for path in table.row_paths) or len(table.row_paths) != len(table.rows):
         return False
     heads = [" ".join(path) for path in table.column_paths[1:] if path]

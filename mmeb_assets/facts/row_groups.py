@@ -10,7 +10,7 @@ Speed reduction/ optimization'), its rows by their own label, and rows are compa
 """
 from __future__ import annotations
 
-from mmeb_assets.facts.tables import names_a_measure
+from mmeb_assets.facts.measure_words import names_a_measure
 from mmeb_assets.schema.source import Table
 
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 
-from mmeb_assets.facts.caption_names import expanded_head
+from mmeb_assets.facts.caption_names import caption_benchmark, expanded_head
 from mmeb_assets.facts.glossary import expanded as with_expansion
 from mmeb_assets.facts.summary_rows import parent_rows
 from mmeb_assets.facts.misreads import continuation, garbled, misread_table, values_in_label
 from mmeb_assets.facts.measure_rows import UNIT_COLUMN, row_unit, rows_are_measures, unit_column
+from mmeb_assets.facts.measure_words import GROUP_ONLY, METRIC_WORDS, NAMED_METRIC, PERCENTILE, STATISTICS, names_a_measure
 from mmeb_assets.facts.prose import Tally
 from mmeb_assets.ingestion.numbers import parse_number
 from mmeb_assets.ingestion.table_words import MAGNITUDES
@@ -89,32 +90,8 @@ CAPTION_QUANTITY = re.compile(
     r"\s+(?:in|by|per|for|across|on|at|from|over|during|with)\b|\s*[,.:;(]|$)", re.I)  # 'categorized by': not named
 
 
-METRIC_WORDS = {
-    "accuracy", "precision", "recall", "f1", "f-score", "f-measure", "bleu", "bleu-4", "rouge", "rouge-l", "meteor",
-    "cider", "bertscore", "score", "scores", "rate", "rates", "ratio", "ratios", "percent", "percentage", "share",
-    "count", "counts", "number", "total", "mean", "average", "median", "error", "loss", "time", "latency", "cost",
-    "costs", "size", "length", "perplexity", "auc", "map", "mrr", "ndcg", "em", "wer", "cer", "correlation",
-    "agreement", "kappa", "value", "values", "amount", "spending", "emissions", "growth", "change", "frequency",
-    "freq", "proportion", "probability", "sum", "budget", "revenue", "funding", "population", "rank", "ranking",
-    "rating", "ratings", "expenditure", "expenditures", "income", "wealth", "savings", "price", "prices", "%",
-    "responses", "votes", "judgments", "judgements", "preferences", "counts", "return", "returns", "yield", "yields",
-    "wage", "wages", "earnings", "profit", "profits", "sales",
-}
-STATISTICS = {"mean", "average", "median", "maximum", "minimum", "max", "min", "total", "std", "skewness", "kurtosis",
-              "variance", "st.dev", "sd", "s.d", "stdev"}
-PERCENTILE = re.compile(r"^P\d{2}(?:\.\d)?$")  # "P80": a statistic of the caption's measure; "P1" may be a participant
-GROUP_ONLY = re.compile(r"^(?:descriptive|summary)\s+statistics$", re.I)  # a spanning head naming no measure
-NAMED_METRIC = re.compile(r"\b(?:BLEU|ROUGE|METEOR|CIDEr|chrF|SPICE|BERTScore|F1|F-?score|nDCG|MAP|MRR|AUC|WER|"
-                          r"CER|PPL|Pyramid|Acc\.?)(?:-?\d+|@\d+|-[A-Z\d]+)?(?![\w-])")
 CAPTION_HEAD = re.compile(r"^((?:[\w\-]+\s){0,4}?[\w\-]+?)(?=\s+(?:of|on|for|by|across|per|in|over|from|with|between)\b|\s*[,.:;(]|$)",
                           re.I)
-
-
-def names_a_measure(words: str) -> bool:
-    """Does a header say what its values measure ('MAG F1', 'Avg. score'), not only which split,
-    corpus or condition they are for ('phil', 'dev', 'NOGA')?"""
-    tokens = {t.lower().rstrip(".") for t in re.findall(r"[%\w\-]+", words)}
-    return bool(tokens & METRIC_WORDS - STATISTICS) or bool(re.search(r"@\d|\(%\)|%", words)) or bool(NAMED_METRIC.search(words))
 
 
 def caption_head(table: Table) -> str:
@@ -129,22 +106,6 @@ def caption_head(table: Table) -> str:
                                                            if w.lower() not in STATISTICS)
         return last.capitalize() if shared else ""  # 'Accuracy and throughput': several measures
     return head if head and names_a_measure(head) and len(head.split()) <= 5 else ""
-
-
-BENCHMARK = re.compile(r"\b(?:on)\s+(?:the\s+)?((?:[A-Z][a-z]*[A-Z\d][\w.\-]*|[A-Z]+-[\w.\-]+)"
-                       r"(?:\s+(?:v\d[\w.]*|\d[\w.]*))?)(?=[\s,.;:)]|$)")
-
-
-def caption_benchmark(table: Table) -> str:
-    """The benchmark or dataset a caption says its values were measured on, when its name is a
-    coined one ('MT-Bench', 'SQuAD', 'HumanEval', 'GLUE'): the measure of a table whose heads name
-    only rounds or conditions ('1st Round', 'Avg.') is its result there. One benchmark only, and only
-    where the caption names no measure of its own ('Accuracy and throughput on ChartBench-S' names two)."""
-    caption = caption_title(table.caption)
-    if names_a_measure(caption):
-        return ""
-    found = {m.group(1).rstrip(".") for m in BENCHMARK.finditer(caption)}
-    return found.pop() if len(found) == 1 else ""
 
 
 def caption_quantity(table: Table) -> str:
