@@ -220,3 +220,10 @@ def test_a_which_clause_is_part_of_the_definition_and_below_is_no_term():
     assert found and found[3] == ("a variant of MH, which relies on unbiased estimators of an unnormalized version "
                                   "of the target")
     assert definition_of("Below is a list of these terms used in our document, with their meaning.") is None
+
+
+def test_a_figure_of_speech_about_a_thing_is_no_definition():
+    """read8's Commerce plan: 'Broadband is an engine for opportunity in the modern economy ...'."""
+    assert definition_of("Broadband is an engine for opportunity in the modern economy and a need for every family.") \
+        is None
+    assert definition_of("Grobid is a machine learning library designed to extract structured data from PDFs.")

@@ -48,6 +48,9 @@ PERSON_NOUNS = {"reader", "user", "student", "researcher", "participant", "patie
                 "professor", "parent", "resident", "citizen", "volunteer", "expert", "annotator", "novice",
                 "beginner", "practitioner", "adult", "girl", "boy", "lawyer", "officer", "farmer", "mother",
                 "father", "caregiver", "journalist", "designer", "writer", "learner", "graduate", "undergraduate"}
+# 'Broadband is an engine for opportunity': a figure of speech about a thing, not what it is
+METAPHOR = re.compile(r"(?:an?|the)\s+(?:[a-z\-]+\s+)?(?:engine|driver|cornerstone|backbone|foundation|pillar|catalyst|"
+                      r"lifeline|linchpin|priority|necessity|gateway|lifeblood|bedrock)\s+(?:of|for)\b", re.I)
 EVALUATIVE = re.compile(r"(?:an?|the)\s+(?:(?:very|most|particularly|especially)\s+)?(?:essential|important|key|critical|"
                         r"integral|crucial|vital|central|major|necessary|useful|good|great|powerful|popular|common|"
                         r"valuable|effective|significant|fundamental|excellent|ideal|simple|easy|best|better)\b", re.I)
@@ -168,7 +171,7 @@ def definition_of(sentence: str, glossary: bool = False) -> tuple[str, str, str,
             return None
         if ORGANIZATION.match(match.group("definition")):
             return None  # 'Microsoft is a technology company whose mission is ...': who it is, not a term
-        if EVALUATIVE.match(match.group("definition")):
+        if EVALUATIVE.match(match.group("definition")) or METAPHOR.match(match.group("definition")):
             return None  # 'DNS is an essential part of the solution infrastructure': a judgement, not what DNS is
     term = match.group("term").strip().strip("“”\"‘’'")
     term = re.sub(r"^The\s+(?=[A-Z][A-Z\d\-]+$)", "", term)  # 'The EM is ...': the term is 'EM'
