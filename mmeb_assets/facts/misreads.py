@@ -94,8 +94,8 @@ def misread_table(table) -> str:
     its head ('Balances, April 30, 2023 | 2,473 $ | 12,453 $', the real head lost above the area read),
     figures cut from their currency signs in the wrong place ('3,685 $' with the '$' of the next
     figure), so a row's cells no longer sit under their heads, or a column read into the row labels
-    ('P70-P80' grouped under '1.5', a Norway column's cell, and 'P95-P97.5' under an empty one). A financial statement's '$' printed
-    in a column of its own is no misreading: its figures still line up."""
+    ('P70-P80' grouped under '1.5', a Norway column's cell). A financial statement's '$' printed in a
+    column of its own is no misreading: its figures still line up."""
     head = table.header_rows[-1] if table.header_rows else table.header
     values = [c for c in head if c.strip() and (HEAD_VALUE.fullmatch(c.strip()) and not PERIOD_HEAD.fullmatch(c.strip())
               and re.search(r"\d,\d{3}|\d\.\d|[$€£(]", c)  # '43' may be a code's head; '2,473 $' is a value

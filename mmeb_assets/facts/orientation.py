@@ -53,8 +53,7 @@ def is_settings_table(table: Table) -> bool:
     """A table of settings ('Parameters for the logistic regression experiments', a 'Hyperparameter'
     stub): each row is its own quantity (a batch size, a step size, a temperature), so rows are
     measures and a column is one experiment, whatever the row labels say."""
-    stub = (table.header_rows[-1][0] if table.header_rows and table.header_rows[-1] else "").strip()
-    return bool(SETTINGS.match(caption_title(table.caption).strip()) or SETTINGS.fullmatch(stub))
+    return bool(SETTINGS.match(caption_title(table.caption).strip()) or SETTINGS.fullmatch(_stub_head(table)))
 
 
 def rows_name_measures(table: Table) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from mmeb_assets.facts.measures import FUNCTION, unit_after
+from mmeb_assets.facts.misreads import without_table_head
 from mmeb_assets.ingestion.numbers import NUMBER_RE
 from mmeb_assets.schema.source import Fact, Statement
 
@@ -48,9 +49,6 @@ VERB = re.compile(r"\s(?:SHALL|MUST|SHOULD|MAY|shall|must|should|may|will|can|co
 # 'Retirement Services With responsibility for ...': a heading run into its paragraph's first sentence
 GLUED_HEADING = re.compile(r"^(?:[A-Z][\w’'&\-]*\s+){1,6}(?:With|The|In|For|As|To|A|An|This|Our|We|Each|All|By|"
                            r"On|At|From|Since|During|Under|Over|Through|After|Before)\s+[a-z]")
-# a table's header row read into the prose after it ('Description Type Status Start Date End Date ...')
-HEAD_WORDS = {"description", "type", "status", "start", "end", "date", "target", "targets", "baseline", "measure",
-              "indicator", "unit", "units", "value", "year", "goal", "objective", "source", "notes", "total"}
 # a number that names a statement, a part or a place in the document ('proposition 1 holds', 'step 3')
 NUMBERING_BEFORE = re.compile(r"\b(?:proposition|lemma|theorem|corollary|assumption|equation|eq\.|section|figure|"
                               r"fig\.|table|appendix|chapter|step|article|footnote|hypothesis|phase|tier|level)\s*$",
@@ -118,14 +116,8 @@ def _stands_alone(sentence: str) -> bool:
             and len(NUMBER_RE.findall(sentence)) <= MAX_NUMBERS and sentence.count("(") == sentence.count(")")
             and not re.search(r"[a-z]{3,}\. (?:[a-z] )?[A-Z]", sentence)  # two sentences read as one ('share. b Data')
             and not re.match(r"[A-Z][\w ]{0,30}:\s+[a-z]", sentence)  # a row's label and its cell ('Characteristics: ...')
-            and not GLUED_HEADING.match(sentence) and not _table_head_first(sentence))
-
-
-def _table_head_first(sentence: str) -> bool:
-    """Two or more header words among the capitalised words the sentence opens with."""
-    lead = re.match(r"(?:[A-Z][\w/&\-]*\s+)+", sentence)
-    words = lead.group().lower().split() if lead else []
-    return len(words) >= 4 and sum(w in HEAD_WORDS for w in words) >= 2
+            and not GLUED_HEADING.match(sentence)
+            and without_table_head(sentence) == sentence)  # no table heads read into its start
 
 
 def blanked(sentence: str, value: str) -> tuple[str, str] | None:

@@ -125,7 +125,7 @@ def stale_pages(ctx: GenContext, error: ScriptedError, at) -> list[Record]:
     for key, event in current.items():
         if key and base in {r.split(":", 1)[0] for r in event.refs} and error.wrong_value in event.must_contain \
                 and error.correct_value not in event.must_contain:
-            out += [r for r in ctx.index.event_records(event.id, error.wrong_value)][:1]
+            out += ctx.index.event_records(event.id, error.wrong_value)[:1]
     return out
 
 
