@@ -328,7 +328,8 @@ def print_overall(results: list[TableResult], setting: str, seconds: float, n_pd
 
 
 # Label sets, the never-tuned first: its figure is the headline (folder READMEs say which were tuned on).
-LABEL_SETS = (("tables_heldout4", "never tuned on"), ("tables_heldout3", "tuned from mid-session"),
+LABEL_SETS = (("tables_heldout5", "never tuned on"), ("tables_heldout4", "tuned from 2026-12-08"),
+              ("tables_heldout3", "tuned from mid-session"),
               ("tables_heldout2", "tuned on"), ("tables_heldout", "tuned on"), ("tables_labelled", "written on"))
 
 

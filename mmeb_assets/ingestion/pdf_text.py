@@ -15,12 +15,13 @@ MIN_TEXT_CHARS_PER_DOC = 40
 MIN_TEXT_CHARS_PER_PAGE = 8
 DEFAULT_MAX_PAGES = 500  # a 200-page report ingests in seconds; beyond this, refuse rather than grind
 LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\u00ad": ""}
-CAPTION_RE = re.compile(r"^(?P<kind>Table|TABLE|tABLE|Exhibit|EXHIBIT|Figure|FIGURE|fIGURE|Fig\.)\s*"
+CAPTION_RE = re.compile(r"^(?P<kind>Table|TABLE|tABLE|Exhibit|EXHIBIT|Figure|FIGURE|fIGURE|Fig\.)(?::(?=\s*\d))?\s*"
                         r"(?P<prefix>[A-Z]{1,3}[-.–]?)?(?P<number>\d{1,3})(?P<letter>[a-z](?![a-z]))?"
                         r"(?:(?P<sub>(?:\.\s?|[-–])\d{1,2}(?!\d))(?:\s*[:.|\-–—]\s*\S|\s+[A-Z0-9“\"(])"
                         r"|\s*(?P<delim>[:.|])(?!\d)\s*\S"
                         r"|\s+[-–—]\s+[A-Z0-9“\"(]"  # 'Table 3 - European ABCP issuance'
                         r"|\s+(?=[A-Z“\"][a-z])(?<=[A-Za-z0-9]\s)(?P<bare>))")  # 'Exhibit 19 Percentage of Schools'
+UNNUMBERED_TABLE_RE = re.compile(r"^(?:TABLE|tABLE)\.\s+[A-Z][a-z]")  # 'TABLE. Inequality in income ...' (MMWR)
 REPEATED_LEAD = re.compile(r"(?<=\n)\s*(?:Table|tABLE|Exhibit|Figure)\s*\d+(?:[.\-–]\d+)?[.:]?[—–-]?\s*")
 NUMBER_CELL = re.compile(r"^[-+−]?\$?\d[\d,]*(?:\.\d+)?\s?%?$")
 SECTION_HEADING_RE = re.compile(r"^(\d+(\.\d+)*\.?\s+)?[A-Z][\w\- ,&:/()]{0,70}$")
@@ -130,7 +131,7 @@ def _caption_of(text: str) -> tuple[str, int, str] | None:
     flat = squash(text)
     match = CAPTION_RE.match(flat)
     if not match:
-        return None
+        return ("table", 0, "") if UNNUMBERED_TABLE_RE.match(flat) else None
     starts = set(re.findall(r"(?:^|\n)\s*(?:Table|tABLE|Exhibit|Figure|fIGURE|Fig\.)\s*(\d+)", text))
     if len(starts) > 1 or re.search(r"(\.\s?){4,}\s*\d+", flat):
         return None  # a list of tables/figures, or a TOC line with dot leaders
@@ -224,8 +225,9 @@ def read_pages(doc: pymupdf.Document) -> tuple[list[PageText], list[Caption]]:
             if found:
                 vertical = (x1 - x0) < 0.3 * (y1 - y0) and (y1 - y0) > 60
                 text = REPEATED_LEAD.sub(" ", text.strip())  # 'Table 4.—' again on each line of one caption, not the first
+                label = found[2] or ("" if found[1] else f"u{number}_{sum(c.page == number for c in captions) + 1}")
                 captions.append(Caption(kind=found[0], number=found[1], text=squash(text), page=number,
-                                        bbox=bbox, vertical=vertical, label=found[2]))
+                                        bbox=bbox, vertical=vertical, label=label))
         pages.append(PageText(page=number, text=normalize_text(page.get_text()), blocks=blocks))
     return pages, captions
 

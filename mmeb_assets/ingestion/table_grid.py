@@ -8,6 +8,7 @@ from mmeb_assets.ingestion.table_structure import ReadTable
 from mmeb_assets.ingestion.table_units import caption_unit, units_of_columns
 
 MAX_HEADER_ROWS = 5
+MIN_RULED_ROWS = 3
 
 
 def _header_count(grid: list[list[str]]) -> int:
@@ -40,3 +41,12 @@ def grid_structure(grid: list[list[str]], caption: str) -> ReadTable:
     units, unit = units_of_columns(paths, caption, caption_unit(caption))
     header_rows = [[c for c in r] + [""] * (width - len(r)) for r in header]
     return ReadTable(header_rows, paths, 1, rows, row_paths, units, unit)
+
+
+def fully_ruled(grid: list[list[str]]) -> bool:
+    """A grid of three rows or more, two columns or more, most cells filled and every column holding
+    something: a table drawn cell by cell, not a frame around a paragraph or a form."""
+    cells = [c for row in grid for c in row]
+    columns = list(zip(*grid)) if grid else []
+    return (len(grid) >= MIN_RULED_ROWS and len(grid[0]) >= 2 and sum(bool(c.strip()) for c in cells) >= 0.6 * len(cells)
+            and all(any(c.strip() for c in column) for column in columns))

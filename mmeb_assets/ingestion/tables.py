@@ -14,7 +14,7 @@ import pymupdf
 from mmeb_assets.ingestion.numbers import parse_number
 from mmeb_assets.ingestion.pdf_text import Caption
 from mmeb_assets.ingestion.table_candidates import Candidate, areas_around, page_candidates
-from mmeb_assets.ingestion.table_grid import grid_structure
+from mmeb_assets.ingestion.table_grid import fully_ruled, grid_structure
 from mmeb_assets.ingestion.table_kind import table_kind
 from mmeb_assets.ingestion.table_model_read import structure_for
 from mmeb_assets.ingestion.page_columns import caption_column, with_row_labels, within_column
@@ -30,6 +30,8 @@ MULTI_NUMBER_PENALTY = 60.0
 MIN_VALUE_LINE_SHARE = 0.25
 LOOSE_AREAS = ("caption-area-words", "structure-words")  # areas cut by captions, not by the table's own edges
 MAX_CAPTION_GAP = 260.0
+MIN_AREA_VALUES = 6  # value cells the caption's area must hold to replace a header-only grid
+MAX_HEAD_VALUES = 2  # numbers a header-only grid may hold ('12 months', a year)
 RULED_GRIDS = ("camelot-lattice", "pymupdf")  # grids cut along drawn cell walls: their columns can be trusted
 SPREAD_MARK = re.compile(r"[±˙(/]")  # '21.88 ± 0.31', '3.85 (28)', '12 / 44': one value with its spread or total
 
@@ -117,6 +119,9 @@ def tables_under_caption(caption: Caption, cand: Candidate, doc: pymupdf.Documen
     area = within_column(page, table_area(cand.bbox, caption.bbox, ceiling, horizontal), caption.bbox)
     area = ruled_width(page, with_row_labels(page, area, caption.bbox), horizontal)
     read = cand.structure or read_structure(page, area, caption.text, caption.bbox)
+    if cand.extractor == "camelot-lattice" and fully_ruled(cand.grid) and (
+            not read or all(t.value_line_share < MIN_VALUE_LINE_SHARE for t in read)):
+        read = [grid_structure(cand.grid, caption.text)]  # text in drawn cells: the cells are the structure
     grid_rows = sum(1 for row in cand.grid if sum(parse_number(c) is not None for c in row[1:]) >= 1)
     if cand.grid and (not read or sum(len(t.rows) for t in read) < 0.6 * grid_rows
                       or cand.extractor in RULED_GRIDS and _two_values(r for t in read for r in t.rows) > _two_values(cand.grid)):
@@ -133,7 +138,7 @@ def tables_under_caption(caption: Caption, cand: Candidate, doc: pymupdf.Documen
         header = [" ".join(dict.fromkeys(c for c in (row[j] for row in part.header_rows if j < len(row)) if c))
                   if j < part.stub_columns else " ".join(dict.fromkeys(path)) for j, path in enumerate(part.column_paths)]
         tables.append(Table(
-            id=f"table_{caption.label or caption.number}{suffix}", number=caption.number, caption=caption.text, page=caption.page,
+            id=f"table_{caption.label or caption.number}{suffix}", number=caption.number or None, caption=caption.text, page=caption.page,
             header=header, rows=part.rows, numbers=[[parse_number(c) for c in row] for row in part.rows],
             extractor=extractor, bbox=tuple(round(v, 2) for v in cand.bbox), header_rows=part.header_rows,
             column_paths=part.column_paths, stub_columns=part.stub_columns, row_paths=part.row_paths,
@@ -153,6 +158,7 @@ def extract_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
     fallback = [c for c in candidates if c.extractor == "caption-area-words"]
     columns = {id(c): caption_column(doc[c.page - 1], c.bbox) or (0.0, doc[c.page - 1].rect.width) for c in table_caps}
     chosen = _assign(table_caps, [c for c in candidates if c.extractor != "caption-area-words"], captions, columns)
+    _prefer_areas_with_values(chosen, fallback, captions, columns)
     missing = [c for c in table_caps if c not in chosen]
     if missing:  # captions no extractor found a grid for: the words right above or below the caption
         taken = list(chosen.values())
@@ -173,9 +179,33 @@ def extract_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
         key = cap.label or str(cap.number)
         if key in tables:
             _append_continued(tables[key], parts)
-        elif not cap.continued:
+        else:  # a continued part whose first part the document does not hold (an excerpt) is the table
             tables[key] = parts
     return [t for key in tables for t in tables[key]]
+
+
+def _value_cells(grid: list[list[str]]) -> int:
+    return sum(1 for row in grid for cell in row[1:] if parse_number(cell) is not None)
+
+
+def _prefer_areas_with_values(chosen: dict[Caption, Candidate], fallback: list[Candidate],
+                              captions: list[Caption], columns: dict) -> None:
+    """A grid cut between two rules can hold only a table's header (rules over and under the column
+    heads, none under the body): a chosen grid with (almost) no value cell gives way to the words of the
+    caption's area when those hold values and take in that grid."""
+    for cap, cand in list(chosen.items()):
+        if _value_cells(cand.grid) > MAX_HEAD_VALUES or cand.extractor in RULED_GRIDS:
+            continue
+        wider = [f for f in fallback if f.page == cap.page and _value_cells(f.grid) >= MIN_AREA_VALUES
+                 and _contains(f.bbox, cand.bbox) and _score(f, cap, columns.get(id(cap))) is not None
+                 and not any(o.page == f.page and o is not cand and overlaps(o.bbox, f.bbox) for o in chosen.values())]
+        if wider:
+            chosen[cap] = min(wider, key=lambda f: _score(f, cap, columns.get(id(cap))))
+
+
+def _contains(outer, inner, slack: float = 3.0) -> bool:
+    return (outer[0] - slack <= inner[0] and outer[1] - slack <= inner[1]
+            and inner[2] <= outer[2] + slack and inner[3] <= outer[3] + slack)
 
 
 def _caption_area_structure(doc: pymupdf.Document, cap: Caption, captions: list[Caption],

@@ -16,6 +16,7 @@ import pymupdf
 
 from mmeb_assets.ingestion.pdf_text import CAPTION_RE, Caption, squash
 from mmeb_assets.ingestion.table_candidates import Candidate, camelot_grids, clean_grid, find_table_grids, has_vertical_rules
+from mmeb_assets.ingestion.table_grid import fully_ruled
 from mmeb_assets.ingestion.tables import overlaps, tables_under_caption
 from mmeb_assets.ingestion.table_words import is_value
 from mmeb_assets.schema.source import Table
@@ -28,7 +29,6 @@ CENTRED = 12.0  # points between the centres of two title lines set one over the
 MIN_VALUE_CELLS = 4
 MIN_VALUE_ROWS = 2
 MAX_PARTS = 3
-MIN_RULED_ROWS = 3
 
 
 def holds_values(grid: list[list[str]]) -> bool:
@@ -79,10 +79,12 @@ def title_above(page: pymupdf.Page, bbox: tuple, grids: list[tuple],
     return title, box
 
 
-def _reads_as_one_results_table(parts: list[Table]) -> bool:
+def _reads_as_one_results_table(parts: list[Table], kinds: tuple[str, ...] = ("results",)) -> bool:
     """A results table, read whole or in a few stacked parts of several rows each: a drawing of
-    boxes (a diagram's nodes, a form) read as a grid comes out as many one-row parts, or as a list."""
-    return (all(p.kind == "results" for p in parts) and len(parts) <= MAX_PARTS
+    boxes (a diagram's nodes, a form) read as a grid comes out as many one-row parts, or as a list.
+    `kinds`: a grid ruled cell by cell is a table whatever it holds (a column of thresholds that
+    reads like example counts is kept as such, and gives no facts)."""
+    return (all(p.kind in kinds for p in parts) and len(parts) <= MAX_PARTS
             and all(len(p.rows) >= MIN_VALUE_ROWS for p in parts))
 
 
@@ -109,13 +111,14 @@ def untitled_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
             if not cand.grid or any(overlaps(cand.bbox, r) for r in regions.get(page_no, [])) or not holds_values(cand.grid):
                 continue
             titled = title_above(page, cand.bbox, [b for b in boxes if b != cand.bbox], text_lines)
-            if titled is None and not (cand.extractor == "camelot-lattice" and fully_ruled(cand.grid)):
+            drawn = cand.extractor == "camelot-lattice" and fully_ruled(cand.grid)
+            if titled is None and not drawn:
                 continue
             label = f"p{page_no}_{sum(t.page == page_no for t in found) + 1}"
             text, box = titled or (f"Table on page {page_no}", (cand.bbox[0], cand.bbox[1] - 1, cand.bbox[2], cand.bbox[1]))
             caption = Caption(kind="table", number=0, text=text, page=page_no, bbox=box, label=label)
             parts = tables_under_caption(caption, cand, doc, [*captions, caption])
-            if not _reads_as_one_results_table(parts):
+            if not _reads_as_one_results_table(parts, ("results", "example") if drawn else ("results",)):
                 continue
             found.extend(part.model_copy(update={"number": None}) for part in parts)
             regions.setdefault(page_no, []).append(tuple(round(v, 2) for v in cand.bbox))
@@ -131,12 +134,3 @@ def _ruled_grids(path: Path, page: pymupdf.Page) -> list[Candidate]:
         log.warning("%s: untitled tables: page %d: camelot lattice: %s", path, page.number + 1, exc)
         lattice = []
     return lattice + [g for g in find_table_grids(page) if not any(overlaps(g.bbox, l.bbox) for l in lattice)]
-
-
-def fully_ruled(grid: list[list[str]]) -> bool:
-    """A grid of three rows or more, two columns or more, most cells filled and every column holding
-    something: a table drawn cell by cell, not a frame around a paragraph or a form."""
-    cells = [c for row in grid for c in row]
-    columns = list(zip(*grid)) if grid else []
-    return (len(grid) >= MIN_RULED_ROWS and len(grid[0]) >= 2 and sum(bool(c.strip()) for c in cells) >= 0.6 * len(cells)
-            and all(any(c.strip() for c in column) for column in columns))
