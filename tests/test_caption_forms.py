@@ -19,6 +19,8 @@ from mmeb_assets.ingestion.pdf_text import _caption_of
     ("Table 3 - European ABCP issuance", "table", 3),
     ("Exhibit 19 Percentage of Schools Identified for Improvement", "table", 19),
     ("Figure S1: Distribution of answer lengths", "figure", 1),
+    ("Table: 5 Public Health Outlay 2012-13 (Budget Estimates)", "table", 5),
+    ("TABLE. Inequality in income, premature mortality, and health-related quality of life", "table", 0),
 ])
 def test_a_caption_is_read_in_the_forms_reports_print(text, kind, number):
     found = _caption_of(text)
@@ -34,6 +36,7 @@ def test_lettered_labels_keep_tables_apart(text, label):
 
 
 @pytest.mark.parametrize("text", ["table 1 shows the number of deaths", "Table 2 shows the results", "Table 2",
+                                  "Table: the values below", "TABLE. 12 rows", "Table. See below",
                                   "Tables are listed below", "Table 1 The results of the study are shown in this "
                                   "table which runs on for many words in one line just as a paragraph does here"])
 def test_prose_that_mentions_a_table_is_no_caption(text):
@@ -63,3 +66,19 @@ def test_a_caption_block_opening_on_a_blank_line_keeps_its_label(tmp_path):
     page.insert_text((72, 400), "Body text of the report follows here.", fontsize=10)
     _pages, captions = read_pages(doc)
     assert [c.text for c in captions] == ["Table 3.4: Perceived well-being of students"]
+
+
+def test_unnumbered_table_captions_on_one_page_get_labels_apart():
+    """An unnumbered 'TABLE.' caption (MMWR prints them) is a table of its own, labelled by its page and
+    place, so two of them never merge as one table 'number 0'."""
+    import pymupdf
+
+    from mmeb_assets.ingestion.pdf_text import read_pages
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((50, 80), "TABLE. Inequality in income by year")
+    page.insert_text((50, 400), "TABLE. Premature mortality by state")
+    _pages, captions = read_pages(doc)
+    labels = [c.label for c in captions if c.kind == "table"]
+    assert len(labels) == 2 and len(set(labels)) == 2 and all(c.number == 0 for c in captions)

@@ -175,3 +175,15 @@ def test_rules_visual_reads_vector_figure_text(tmp_path):
     assert visual.key_numbers == spec.key_numbers
     pairs = {(f.fact, f.value) for f in visual.image_only_facts}
     assert ("value printed for 64 tok", "61.7") in pairs and len(pairs) == 4
+
+
+def test_a_figure_value_another_caption_states_is_not_pixel_only(tmp_path):
+    """A value printed in one figure and written in another figure's or a table's caption ('the feedback
+    coefficient is λ = 0.8') is in the document's text: it is no fact that lives only in the pixels."""
+    pdf = write_demo_seed("lumen-vision", tmp_path / "lumen.pdf")
+    doc = ingest_pdf(pdf, tmp_path / "out", "lumen-vision")
+    first = RulesSourceFacts().extract(doc).visual[0].image_only_facts[0]
+    other = doc.figures[0].model_copy(update={"id": "figure_99", "caption": f"Figure 99: the same run at {first.value}."})
+    stated = doc.model_copy(update={"figures": [*doc.figures, other]})
+    values = {f.value for f in RulesSourceFacts().extract(stated).visual[0].image_only_facts}
+    assert first.value not in values and values

@@ -184,6 +184,12 @@ def _figure_text(document: SourceDocument, figure: Figure) -> list[tuple[str, tu
             if line.strip() and line.strip() not in running and line.isprintable() and len(line.split()) <= 12]
 
 
+def _written_in(value: str, text: str) -> bool:
+    """The value as a token of the text: another figure's caption that states 'λ = 0.8' makes a
+    '0.8' printed in this figure no value that lives only in pixels."""
+    return re.search(rf"(?<![\d.]){re.escape(value)}(?![\d])", text) is not None
+
+
 def visual(document: SourceDocument, figure: Figure, hint: FigureHint | None) -> VisualExtraction:
     caption_body = re.sub(r"^(Figure|Fig\.)\s*\d+\s*[:.]\s*", "", figure.caption)
     description = f"A {figure.kind} figure on page {figure.page}: {caption_body}"
@@ -203,7 +209,9 @@ def visual(document: SourceDocument, figure: Figure, hint: FigureHint | None) ->
             return what
         return f"value printed for {what}" if what else "value printed in the figure"
 
-    facts = [VisualFact(fact=phrase(what), value=value) for what, value in hint.pairs if value not in figure.caption]
+    captions = " ".join([*(f.caption for f in document.figures), *(t.caption for t in document.tables)])
+    facts = [VisualFact(fact=phrase(what), value=value) for what, value in hint.pairs
+             if value not in figure.caption and not _written_in(value, captions)]
     return VisualExtraction(figure_id=figure.id, description=description, image_only_facts=facts,
                             text_labels=list(hint.text_labels), key_numbers=list(hint.key_numbers))
 
