@@ -119,13 +119,12 @@ def tables_under_caption(caption: Caption, cand: Candidate, doc: pymupdf.Documen
     area = within_column(page, table_area(cand.bbox, caption.bbox, ceiling, horizontal), caption.bbox)
     area = ruled_width(page, with_row_labels(page, area, caption.bbox), horizontal)
     read = cand.structure or read_structure(page, area, caption.text, caption.bbox)
-    if cand.extractor == "camelot-lattice" and fully_ruled(cand.grid) and (
-            not read or all(t.value_line_share < MIN_VALUE_LINE_SHARE for t in read)):
-        read = [grid_structure(cand.grid, caption.text)]  # text in drawn cells: the cells are the structure
     grid_rows = sum(1 for row in cand.grid if sum(parse_number(c) is not None for c in row[1:]) >= 1)
-    if cand.grid and (not read or sum(len(t.rows) for t in read) < 0.6 * grid_rows
+    text_in_drawn_cells = (cand.extractor == "camelot-lattice" and fully_ruled(cand.grid)
+                           and all(t.value_line_share < MIN_VALUE_LINE_SHARE for t in read))
+    if cand.grid and (not read or text_in_drawn_cells or sum(len(t.rows) for t in read) < 0.6 * grid_rows
                       or cand.extractor in RULED_GRIDS and _two_values(r for t in read for r in t.rows) > _two_values(cand.grid)):
-        read = [grid_structure(cand.grid, caption.text)]
+        read = [grid_structure(cand.grid, caption.text)]  # the grid's cells are the structure
     rules_read = read
     read = structure_for(page, area, caption.text, caption.bbox, read, cand.grid)  # the learned reader's, where chosen
     extractor = cand.extractor if read is rules_read else f"{cand.extractor}+slanet"  # which reading, for a check
@@ -196,11 +195,12 @@ def _prefer_areas_with_values(chosen: dict[Caption, Candidate], fallback: list[C
     for cap, cand in list(chosen.items()):
         if _value_cells(cand.grid) > MAX_HEAD_VALUES or cand.extractor in RULED_GRIDS:
             continue
-        wider = [f for f in fallback if f.page == cap.page and _value_cells(f.grid) >= MIN_AREA_VALUES
-                 and _contains(f.bbox, cand.bbox) and _score(f, cap, columns.get(id(cap))) is not None
+        wider = [(score, i, f) for i, f in enumerate(fallback) if f.page == cap.page
+                 and _value_cells(f.grid) >= MIN_AREA_VALUES and _contains(f.bbox, cand.bbox)
+                 and (score := _score(f, cap, columns.get(id(cap)))) is not None
                  and not any(o.page == f.page and o is not cand and overlaps(o.bbox, f.bbox) for o in chosen.values())]
         if wider:
-            chosen[cap] = min(wider, key=lambda f: _score(f, cap, columns.get(id(cap))))
+            chosen[cap] = min(wider)[2]
 
 
 def _contains(outer, inner, slack: float = 3.0) -> bool:

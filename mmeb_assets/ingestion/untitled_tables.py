@@ -120,7 +120,7 @@ def untitled_tables(path: Path, doc: pymupdf.Document, captions: list[Caption],
             parts = tables_under_caption(caption, cand, doc, [*captions, caption])
             if not _reads_as_one_results_table(parts, ("results", "example") if drawn else ("results",)):
                 continue
-            found.extend(part.model_copy(update={"number": None}) for part in parts)
+            found.extend(parts)  # number 0 in the caption: the tables carry no number
             regions.setdefault(page_no, []).append(tuple(round(v, 2) for v in cand.bbox))
     return found
 
